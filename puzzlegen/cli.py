@@ -1,0 +1,28 @@
+"""The ``puzzlegen`` command: one subcommand group per game, plus ``pack``."""
+from __future__ import annotations
+
+import click
+
+from puzzlegen import __version__
+from puzzlegen.clitools import Group
+
+GAMES = {
+    "stacksquared": ("puzzlegen.commands.stacksquared:cli",
+                     "StacksSquared (Birds of a Feather): solve, stats, grade, generate."),
+    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate and show."),
+    "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve a deal, win rates."),
+    "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve a deal, win rates."),
+    "stackmgmt": ("puzzlegen.commands.stackmgmt:cli",
+                  "Code Jam 2017 Stack Management: decide contest cases."),
+    "spider": ("puzzlegen.commands.spider:cli", "Spider: degrees of freedom and run moves."),
+}
+
+
+@click.group(cls=Group, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="puzzlegen")
+def cli() -> None:
+    """Design solitaire card puzzles: exact solvers, grading, generators and puzzle packs."""
+
+
+def main() -> None:
+    cli()

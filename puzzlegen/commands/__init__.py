@@ -1,0 +1,1 @@
+"""Command-line groups, one module per game."""

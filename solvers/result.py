@@ -1,0 +1,76 @@
+"""The one result type every solver returns, and the limits every solver accepts.
+
+DESIGN.md contract: a solve ends ``solved``, ``unsolvable`` or ``limit``.  ``limit`` means a
+node, state, time or memory limit stopped the search; it is never reported as unsolvable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Status(str, Enum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    LIMIT = "limit"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Search limits: ``nodes`` (nodes or states examined) and ``seconds`` (wall time).
+
+    ``None`` means unlimited.  A solver that reaches either one returns ``Status.LIMIT``.
+    """
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+    @property
+    def node_cap(self) -> int:
+        """The node limit as an integer for numba kernels (-1 = unlimited)."""
+        return -1 if self.nodes is None else int(self.nodes)
+
+    @property
+    def second_cap(self) -> float:
+        """The time limit as a float for numba kernels (-1.0 = unlimited)."""
+        return -1.0 if self.seconds is None else float(self.seconds)
+
+
+UNLIMITED = Limits()
+
+
+@dataclass
+class SolveResult:
+    """The outcome of one solve.
+
+    ``moves`` is a line of play in the game's own move objects (each prints in the game's
+    notation and has ``to_json()``); for ``solved`` it reaches the solution, otherwise it may
+    reach the best result found (``value``).  ``nodes`` counts the nodes or states examined;
+    ``details`` holds game-specific figures (for StacksSquared ``single_stack``, ``max_score``).
+    """
+
+    status: Status
+    moves: list = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    value: int | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status is Status.SOLVED
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: status, value, details, moves in notation, nodes, seconds."""
+        out: dict[str, Any] = {"status": self.status.value}
+        if self.value is not None:
+            out["value"] = self.value
+        out.update(self.details)
+        out["moves"] = [m.to_json() if hasattr(m, "to_json") else str(m) for m in self.moves]
+        out["nodes"] = self.nodes
+        out["seconds"] = round(self.seconds, 6)
+        return out
