@@ -48,10 +48,12 @@ class Group(click.Group):
         return super().get_command(ctx, name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        if not self.lazy:
-            return super().format_commands(ctx, formatter)
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, self.lazy[name][1]) for name in sorted(self.lazy)])
+        rows = {name: cmd.get_short_help_str(formatter.width - 20)
+                for name, cmd in self.commands.items() if not cmd.hidden}
+        rows.update((name, short) for name, (_, short) in self.lazy.items())
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(sorted(rows.items()))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -63,9 +65,9 @@ class Group(click.Group):
             raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
 
 
-def group(name: str, help: str, **kwargs: Any) -> Callable[[Callable], Group]:
-    """Decorator for a command group with the shared error handling."""
-    return click.group(name, cls=Group, help=help, **kwargs)
+def group(name: str, help: str, **kwargs: Any) -> Group:
+    """A command group with the shared error handling: ``cli = group("agnes", help=...)``."""
+    return Group(name=name, help=help, **kwargs)
 
 
 def emit_json(obj: Any) -> None:

@@ -21,13 +21,14 @@ class Status(str, Enum):
 
 @dataclass(frozen=True)
 class Limits:
-    """Search limits: ``nodes`` (nodes or states examined) and ``seconds`` (wall time).
+    """Search limits: ``nodes`` examined, distinct ``states`` stored (bounds memory), ``seconds``.
 
-    ``None`` means unlimited.  A solver that reaches either one returns ``Status.LIMIT``.
+    ``None`` means unlimited.  A solver that reaches any of them returns ``Status.LIMIT``.
     """
 
     nodes: int | None = None
     seconds: float | None = None
+    states: int | None = None
 
     @property
     def node_cap(self) -> int:
@@ -38,6 +39,11 @@ class Limits:
     def second_cap(self) -> float:
         """The time limit as a float for numba kernels (-1.0 = unlimited)."""
         return -1.0 if self.seconds is None else float(self.seconds)
+
+    @property
+    def state_cap(self) -> int:
+        """The state limit as an integer for numba kernels (-1 = unlimited)."""
+        return -1 if self.states is None else int(self.states)
 
 
 UNLIMITED = Limits()

@@ -1,0 +1,208 @@
+"""``puzzlegen stacksquared``: solve, stats (here), grade and generate (stacksquared_design)."""
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+
+import click
+
+from puzzlegen import clitools
+from puzzlegen.stats import percentile, proportion_summary
+from solvers.errors import BadInput
+from solvers.result import Limits, Status
+from solvers.stacksquared import DEFAULT_LIMITS, Deal, solve as solve_deal, warm_up
+
+cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): an r x c grid of "
+                     "cards; stacks merge along rows and columns; score = sum of squared stack sizes.",
+                     lazy={"grade": ("puzzlegen.commands.stacksquared_design:grade",
+                                     "Grade a deal's difficulty exactly."),
+                           "generate": ("puzzlegen.commands.stacksquared_design:generate",
+                                        "Generate a puzzle pack at a difficulty level.")})
+
+
+def grid_options(fn):
+    fn = click.option("--cols", "-c", type=int, default=4, show_default=True,
+                      help="Columns of the grid.")(fn)
+    return click.option("--rows", "-r", type=int, default=4, show_default=True,
+                        help="Rows of the grid.")(fn)
+
+
+def limit_options(fn):
+    fn = click.option("--max-seconds", type=float, default=None,
+                      help="Time limit per deal; reaching it reports 'limit'.")(fn)
+    fn = click.option("--max-states", type=int, default=DEFAULT_LIMITS.states, show_default=True,
+                      help="Distinct states stored per search (bounds memory).")(fn)
+    return click.option("--max-nodes", type=int, default=None,
+                        help="Node limit per deal; reaching it reports 'limit'.")(fn)
+
+
+def make_limits(max_nodes, max_states, max_seconds) -> Limits:
+    for name, value in (("--max-nodes", max_nodes), ("--max-states", max_states),
+                        ("--max-seconds", max_seconds)):
+        if value is not None and value <= 0:
+            raise BadInput(f"{name} must be positive, got {value}")
+    return Limits(nodes=max_nodes, states=max_states, seconds=max_seconds)
+
+
+def result_json(deal: Deal, limits: Limits, want_max: bool = True) -> dict:
+    """The DESIGN.md solve fields for one deal."""
+    result = solve_deal(deal, limits, max_score=want_max)
+    out = {"status": result.status.value,
+           "single_stack": result.details["single_stack"],
+           "max_score": result.details["max_score"],
+           "moves": [str(m) for m in result.moves],
+           "nodes": result.nodes,
+           "seconds": round(result.seconds, 6)}
+    if "best_score" in result.details:
+        out["best_score"] = result.details["best_score"]
+    return out
+
+
+def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
+    """Deals from FILE or ``-`` (stdin), one a line; blank lines and ``#`` comments skipped."""
+    if source == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        with open(source, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    deals = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            try:
+                deals.append(Deal.parse(text, rows, cols))
+            except BadInput as exc:
+                raise BadInput(f"{source}, line {number}: {exc}") from None
+    return deals
+
+
+def _solve_seed(job: tuple[int, int, int, Limits, bool]) -> dict:
+    seed, rows, cols, limits, want_max = job
+    return {"seed": seed, **result_json(Deal.from_seed(seed, rows, cols), limits, want_max)}
+
+
+def _solve_deal(job: tuple[Deal, Limits]) -> dict:
+    deal, limits = job
+    return {"deal": str(deal), **result_json(deal, limits)}
+
+
+def print_result(deal: Deal, out: dict) -> None:
+    click.echo(deal.grid_text())
+    n = deal.size
+    if out["status"] == "limit":
+        click.echo(f"limit: the search stopped after {out['nodes']} nodes "
+                   f"({out['seconds']:.3f} s) without deciding")
+        if out.get("best_score") is not None:
+            click.echo(f"no single stack; best score found {out['best_score']} (not proven maximal)")
+    elif out["single_stack"]:
+        click.echo(f"single stack: yes, score {n * n} in {len(out['moves'])} moves")
+    else:
+        click.echo(f"single stack: no; maximum score {out['max_score']} (of {n * n})")
+    if out["moves"]:
+        click.echo("moves: " + " ".join(out["moves"]))
+    click.echo(f"nodes: {out['nodes']}  seconds: {out['seconds']:.4f}")
+
+
+@cli.command()
+@click.argument("deal", required=False)
+@click.option("--seed", type=click.IntRange(0), help="Deal with the Microsoft FreeCell deal number N.")
+@click.option("--seeds", "seed_range", metavar="A..B",
+              help="Solve the deals of seeds A..B (inclusive); prints JSON lines.")
+@click.option("--input", "input_file", metavar="FILE",
+              help="Solve the deals in FILE ('-' for stdin), one a line; prints JSON lines.")
+@grid_options
+@limit_options
+@clitools.jobs_option
+@clitools.json_option
+def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states, max_seconds,
+          jobs, as_json):
+    """Solve a deal exactly: single-stack solution and maximum score.
+
+    DEAL lists the cards row-major, e.g. "5S JC QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C".
+    Status 'solved' means a single-stack solution exists (its moves are printed), 'unsolvable'
+    that none does (the moves reach the maximum score), 'limit' that a limit stopped the search.
+    """
+    sources = [x is not None for x in (deal, seed, seed_range, input_file)]
+    if sum(sources) != 1:
+        raise BadInput("give exactly one of DEAL, --seed, --seeds or --input")
+    limits = make_limits(max_nodes, max_states, max_seconds)
+    if seed_range is not None or input_file is not None:
+        if seed_range is not None:
+            seeds = clitools.parse_seed_range(seed_range)
+            Deal.from_seed(0, rows, cols)  # checks the grid before any work
+            warm_up()
+            rows_out = clitools.map_jobs(_solve_seed, [(s, rows, cols, limits, True) for s in seeds],
+                                         jobs)
+            total = len(seeds)
+        else:
+            deals = read_deal_lines(input_file, rows, cols)
+            warm_up()
+            rows_out = clitools.map_jobs(_solve_deal, [(d, limits) for d in deals], jobs)
+            total = len(deals)
+        for out in clitools.progress(rows_out, total=total, desc="deals"):
+            clitools.emit_json(out)
+        return
+    the_deal = Deal.from_seed(seed, rows, cols) if seed is not None else Deal.parse(deal, rows, cols)
+    warm_up()  # kernel loading is not part of the solve's time
+    out = result_json(the_deal, limits)
+    if as_json:
+        clitools.emit_json(out)
+    else:
+        print_result(the_deal, out)
+
+
+@cli.command()
+@grid_options
+@click.option("--deals", "-n", type=click.IntRange(1), required=True, help="Number of deals.")
+@click.option("--seed-start", type=click.IntRange(0), default=0, show_default=True,
+              help="First seed; deals use seeds S, S+1, ...")
+@limit_options
+@clitools.jobs_option
+@clitools.json_option
+def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, jobs, as_json):
+    """Statistics over seeded deals: single-stack probability, max-score distribution, timing.
+
+    The probability comes with a Wilson 95% interval over the decided deals; deals stopped by a
+    limit are counted apart, never as unsolvable.
+    """
+    limits = make_limits(max_nodes, max_states, max_seconds)
+    Deal.from_seed(0, rows, cols)  # checks the grid before any work
+    warm_up()
+    jobs_list = [(s, rows, cols, limits, True) for s in range(seed_start, seed_start + deals)]
+    started = time.perf_counter()
+    results = list(clitools.progress(clitools.map_jobs(_solve_seed, jobs_list, jobs),
+                                     total=deals, desc="deals"))
+    wall = time.perf_counter() - started
+    statuses = Counter(r["status"] for r in results)
+    decided = [r for r in results if r["single_stack"] is not None]
+    single = sum(1 for r in decided if r["single_stack"])
+    scores = Counter(r["max_score"] for r in results if r["max_score"] is not None)
+    seconds = sorted(r["seconds"] for r in results)
+    summary = {
+        "rows": rows, "cols": cols, "deals": deals, "seed_start": seed_start,
+        "single_stack": proportion_summary(single, len(decided)),
+        "limit": statuses.get("limit", 0),
+        "undecided_single_stack": deals - len(decided),
+        "max_score_distribution": {str(k): scores[k] for k in sorted(scores)},
+        "timing": {"wall_seconds": round(wall, 3), "jobs": jobs,
+                   "mean_ms": round(1e3 * sum(seconds) / deals, 4),
+                   "median_ms": round(1e3 * percentile(seconds, 50), 4),
+                   "p99_ms": round(1e3 * percentile(seconds, 99), 4),
+                   "max_ms": round(1e3 * seconds[-1], 4)},
+    }
+    if as_json:
+        clitools.emit_json(summary)
+        return
+    p = summary["single_stack"]
+    rate = "n/a" if p["rate"] is None else f"{100 * p['rate']:.2f}%"
+    click.echo(f"{rows}x{cols}, seeds {seed_start}..{seed_start + deals - 1}: "
+               f"single stack {p['count']}/{p['deals']} = {rate} "
+               f"(Wilson 95%: {100 * p['wilson95'][0]:.2f}%..{100 * p['wilson95'][1]:.2f}%)")
+    click.echo(f"limit results: {summary['limit']}")
+    click.echo("max score distribution: " + ", ".join(f"{k}: {v}" for k, v in
+                                                      summary["max_score_distribution"].items()))
+    t = summary["timing"]
+    click.echo(f"time per deal: mean {t['mean_ms']} ms, median {t['median_ms']} ms, "
+               f"p99 {t['p99_ms']} ms, max {t['max_ms']} ms; wall {t['wall_seconds']} s "
+               f"with {jobs} job(s)")

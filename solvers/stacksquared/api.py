@@ -1,0 +1,116 @@
+"""StacksSquared public API: deals, the exact solver and its result.
+
+``solve(deal)`` answers both questions exactly: is there a single-stack solution, and what is the
+maximum score.  A deal with a single-stack solution scores ``(r*c)**2`` at once; otherwise a
+branch-and-bound search over tops and sizes finds the maximum.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+
+from solvers.result import Limits, SolveResult, Status
+from solvers.stacksquared import kernel
+from solvers.stacksquared.rules import Deal, Move, Position, compatible
+from solvers.cards import Card
+
+#: Distinct states one search may store unless told otherwise (about 0.5 GB at worst for 4x4).
+DEFAULT_LIMITS = Limits(states=4_000_000)
+
+
+@lru_cache(maxsize=None)
+def line_masks(rows: int, cols: int) -> np.ndarray:
+    """For each cell, the bitmask of the other cells in its row or column."""
+    masks = np.zeros(rows * cols, dtype=np.uint64)
+    for a in range(rows * cols):
+        for b in range(rows * cols):
+            if a != b and (a // cols == b // cols or a % cols == b % cols):
+                masks[a] |= np.uint64(1 << b)
+    return masks
+
+
+@lru_cache(maxsize=None)
+def compat_masks() -> np.ndarray:
+    """For each card index, the bitmask of the other card indices it may merge with."""
+    deck = [Card.from_index(i) for i in range(52)]
+    masks = np.zeros(52, dtype=np.uint64)
+    for x in deck:
+        for y in deck:
+            if x != y and compatible(x, y):
+                masks[x.index] |= np.uint64(1 << y.index)
+    return masks
+
+
+def position_arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's view of a position: card index per cell (-1 empty) and stack sizes."""
+    card = np.array([-1 if t is None else t.index for t in position.tops], dtype=np.int8)
+    return card, np.array(position.sizes, dtype=np.int64)
+
+
+def cells_to_moves(position: Position, froms, tos) -> list[Move]:
+    """Turn kernel cell pairs into moves, replaying them on ``position``."""
+    moves = []
+    for a, b in zip(froms, tos):
+        move = Move(position.tops[a], position.tops[b])
+        position = position.play(move)
+        moves.append(move)
+    return moves
+
+
+def run_search(position: Position, *, with_sizes: bool, floor: int, limits: Limits):
+    """One kernel search from ``position``: (outcome, best, moves, nodes, states)."""
+    card, size = position_arrays(position)
+    outcome, best, froms, tos, nodes, states = kernel.search(
+        card, size, line_masks(position.rows, position.cols), compat_masks(), with_sizes, floor,
+        limits.node_cap, limits.state_cap, limits.second_cap)
+    return outcome, int(best), cells_to_moves(position, froms, tos), int(nodes), int(states)
+
+
+def remaining(limits: Limits, nodes_used: int, seconds_used: float) -> Limits:
+    """What is left of ``limits`` after a first search used some of it."""
+    return replace(limits,
+                   nodes=None if limits.nodes is None else max(0, limits.nodes - nodes_used),
+                   seconds=None if limits.seconds is None else max(0.0, limits.seconds - seconds_used))
+
+
+def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -> SolveResult:
+    """Decide single-stack solvability and (unless ``max_score=False``) the exact maximum score.
+
+    Status ``solved``: a single-stack solution (the moves).  ``unsolvable``: none exists; with
+    ``max_score`` the moves reach the exact maximum.  ``limit``: a limit stopped the search;
+    ``single_stack`` or ``max_score`` is then ``None`` where undecided, and ``best_score`` is the
+    best score the moves reach (a lower bound, not the maximum).
+    """
+    n = deal.size
+    start = time.perf_counter()
+    position = Position.start(deal)
+    outcome, best, moves, nodes, states = run_search(position, with_sizes=False, floor=n * n - 1,
+                                                     limits=limits)
+    details = {"single_stack": None, "max_score": None, "states": states}
+    if outcome != kernel.DONE:
+        return SolveResult(Status.LIMIT, [], nodes, time.perf_counter() - start, None, details)
+    if best == n * n:
+        details.update(single_stack=True, max_score=n * n)
+        return SolveResult(Status.SOLVED, moves, nodes, time.perf_counter() - start, n * n, details)
+    details["single_stack"] = False
+    if not max_score:
+        return SolveResult(Status.UNSOLVABLE, [], nodes, time.perf_counter() - start, None, details)
+    more = remaining(limits, nodes, time.perf_counter() - start)
+    outcome, best, moves, more_nodes, states = run_search(position, with_sizes=True,
+                                                          floor=position.score(), limits=more)
+    nodes += more_nodes
+    details["states"] = max(details["states"], states)
+    seconds = time.perf_counter() - start
+    if outcome != kernel.DONE:
+        details["best_score"] = best
+        return SolveResult(Status.LIMIT, moves, nodes, seconds, None, details)
+    details["max_score"] = best
+    return SolveResult(Status.UNSOLVABLE, moves, nodes, seconds, best, details)
+
+
+def warm_up() -> None:
+    """Load (or compile) the search kernel now, e.g. before forking worker processes."""
+    solve(Deal.parse("AS 2S", rows=1, cols=2))

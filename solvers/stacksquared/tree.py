@@ -1,0 +1,309 @@
+"""The game tree of a deal over tops-only states, with the grading figures by DP, in numba.
+
+Whether one stack can still be formed depends only on which card tops which cell (sizes do not
+matter), so a state is the tops alone.  Every move removes one stack, so the states form a DAG
+layered by the number of moves played.  A whole 4x4 tree has millions of states, but the
+grading figures only need the *winnable* states (one stack still reachable) and their children.
+``explore`` walks the DAG depth first, memoised in a hash table, and does not expand a state
+once the partition test proves it dead (its tops fall into classes that can never merge, see
+``solvers.stacksquared.kernel``).  A state's values are folded into its parent once its moves
+are done (a state met again is always finished: no state is its own descendant).  Per state:
+
+* ``win``: a single stack is reachable;
+* ``prob``: the chance that a player picking uniformly among legal moves ends in one stack;
+* ``half``: for states up to move ``h = (n-1)//2``, the chance that such a player is still in a
+  winnable state after move ``h``;
+* ``sols``: the number of distinct winning move sequences (float64, exact below 2**53);
+* ``crit``: the fewest critical states (more than half of the legal moves lose) on a winning line.
+
+Every figure is a function of the winnable sub-DAG alone, so the pruning test changes the speed,
+never the values.  Moves are generated in a fixed reference order (mover cell, then destination
+cell, row-major) so the effort figure is reproducible.  A state limit stops the walk with
+``STATE_LIMIT``: no figure is then reported (never guessed).
+"""
+import numpy as np
+from numba import njit
+
+from solvers.stacksquared.kernel import component, lowest_bit, pack_state, state_hash
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+MISSING = np.int8(-1)
+NO_CRIT = 1 << 30   # the crit value of a state without a winning line
+
+# Outcome codes.
+DONE = 0
+STATE_LIMIT = 2
+
+
+@njit(cache=True)
+def reference_moves(card, occupied, line, compat, move_from, move_to, base):
+    """Write the legal moves at ``base`` in reference order (mover, then destination cell)."""
+    count = 0
+    rest = occupied
+    while rest:
+        a = lowest_bit(rest)
+        rest &= rest - ONE
+        partners = line[a] & occupied
+        while partners:
+            b = lowest_bit(partners)
+            partners &= partners - ONE
+            if (compat[card[a]] >> np.uint64(card[b])) & ONE:
+                move_from[base + count] = a
+                move_to[base + count] = b
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def dead(card, occupied, line, compat, work_adj):
+    """True when the stacks can never form one: the compatibility graph of the tops or the
+    shared-line graph, split recursively, leaves more than one class."""
+    rest = occupied
+    while rest:
+        a = lowest_bit(rest)
+        rest &= rest - ONE
+        mask = ZERO
+        others = occupied & ~(ONE << np.uint64(a))
+        while others:
+            b = lowest_bit(others)
+            others &= others - ONE
+            if (compat[card[a]] >> np.uint64(card[b])) & ONE:
+                mask |= ONE << np.uint64(b)
+        work_adj[a] = mask
+    first = lowest_bit(occupied)
+    part = component(first, occupied, work_adj)
+    if part == occupied:
+        part = component(first, occupied, line)
+    return part != occupied
+
+
+@njit(cache=True)
+def lookup(slots, keys, key, mask):
+    """The slot where ``key`` is (slots[slot] >= 0) or would go (slots[slot] == -1)."""
+    slot = state_hash(key) & mask
+    width = key.shape[0]
+    while slots[slot] >= 0:
+        sid = slots[slot]
+        same = True
+        for w in range(width):
+            if keys[sid, w] != key[w]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + ONE) & mask
+    return slot
+
+
+@njit(cache=True)
+def rehash(keys, count, capacity):
+    """A slot table of ``capacity`` (a power of two) for the first ``count`` keys."""
+    slots = np.full(capacity, -1, dtype=np.int64)
+    mask = np.uint64(capacity - 1)
+    for sid in range(count):
+        slots[lookup(slots, keys, keys[sid], mask)] = sid
+    return slots
+
+
+@njit(cache=True)
+def grow(array, length):
+    """``array`` copied into one of ``length`` rows (first axis)."""
+    out = np.zeros((length,) + array.shape[1:], dtype=array.dtype)
+    out[:array.shape[0]] = array
+    return out
+
+
+@njit(cache=True)
+def explore(card0, line, compat, max_states):
+    """Walk the states reachable from the deal ``card0`` (card index per cell) as described above.
+
+    Returns ``(outcome, keys, depth, win, prob, half, sols, crit, first_win)``, per state by id
+    (the root is 0); ``first_win`` is how many states this memoised depth-first walk had stored
+    when it first formed one stack (0 when never): the solver effort.  ``outcome`` is
+    ``STATE_LIMIT`` when more than ``max_states`` states (>= 0) would be stored.
+    """
+    n = card0.shape[0]
+    card = card0.copy()
+    size = np.zeros(n, dtype=np.int64)
+    occupied = ZERO
+    stacks0 = 0
+    for i in range(n):
+        if card[i] >= 0:
+            occupied |= ONE << np.uint64(i)
+            stacks0 += 1
+    halfway = (stacks0 - 1) // 2
+    width = (n + 7) >> 3
+    key = np.zeros(width, dtype=np.uint64)
+    work_adj = np.zeros(n, dtype=np.uint64)
+
+    room = 1024
+    keys = np.zeros((room, width), dtype=np.uint64)
+    depth_of = np.zeros(room, dtype=np.int8)
+    win = np.zeros(room, dtype=np.bool_)
+    prob = np.zeros(room, dtype=np.float64)
+    half = np.zeros(room, dtype=np.float64)
+    sols = np.zeros(room, dtype=np.float64)
+    crit = np.zeros(room, dtype=np.int64)
+    capacity = 2048
+    slots = np.full(capacity, -1, dtype=np.int64)
+
+    # Per depth: the state, its move slab, and the accumulators of its finished children.
+    per_level = n * n
+    move_from = np.zeros((n + 1) * per_level, dtype=np.int64)
+    move_to = np.zeros((n + 1) * per_level, dtype=np.int64)
+    cursor = np.zeros(n + 1, dtype=np.int64)
+    first = np.zeros(n + 1, dtype=np.int64)
+    end = np.zeros(n + 1, dtype=np.int64)
+    sid_at = np.zeros(n + 1, dtype=np.int64)
+    undo_card = np.zeros(n + 1, dtype=np.int8)
+    acc_win = np.zeros(n + 1, dtype=np.int64)
+    acc_prob = np.zeros(n + 1, dtype=np.float64)
+    acc_half = np.zeros(n + 1, dtype=np.float64)
+    acc_sols = np.zeros(n + 1, dtype=np.float64)
+    acc_crit = np.zeros(n + 1, dtype=np.int64)
+
+    pack_state(card, size, False, key)
+    keys[0] = key
+    slots[lookup(slots, keys, key, np.uint64(capacity - 1))] = 0
+    count = 1
+    first_win = 0
+    outcome = DONE
+
+    depth = 0
+    expand = stacks0 == 1 or not dead(card, occupied, line, compat, work_adj)
+    if not expand:
+        crit[0] = NO_CRIT
+        return outcome, keys[:1], depth_of[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1], 0
+    while True:
+        if expand:
+            # Open the state at ``depth``: its moves and empty accumulators.
+            base = depth * per_level
+            first[depth] = base
+            cursor[depth] = base
+            end[depth] = base + reference_moves(card, occupied, line, compat, move_from,
+                                                move_to, base)
+            acc_win[depth] = 0
+            acc_prob[depth] = 0.0
+            acc_half[depth] = 0.0
+            acc_sols[depth] = 0.0
+            acc_crit[depth] = NO_CRIT
+            expand = False
+        if cursor[depth] < end[depth]:
+            i = cursor[depth]
+            cursor[depth] = i + 1
+            a, b = move_from[i], move_to[i]
+            undo_card[depth] = card[b]
+            card[b] = card[a]
+            card[a] = MISSING
+            occupied &= ~(ONE << np.uint64(a))
+            pack_state(card, size, False, key)
+            slot = lookup(slots, keys, key, np.uint64(capacity - 1))
+            child = slots[slot]
+            if child < 0:
+                if max_states >= 0 and count >= max_states:
+                    outcome = STATE_LIMIT
+                    break
+                if count == room:
+                    room *= 2
+                    keys = grow(keys, room)
+                    depth_of = grow(depth_of, room)
+                    win = grow(win, room)
+                    prob = grow(prob, room)
+                    half = grow(half, room)
+                    sols = grow(sols, room)
+                    crit = grow(crit, room)
+                child = count
+                count += 1
+                keys[child] = key
+                depth_of[child] = depth + 1
+                slots[slot] = child
+                if count * 10 >= capacity * 7:
+                    capacity *= 2
+                    slots = rehash(keys, count, capacity)
+                if stacks0 - depth - 1 == 1 or not dead(card, occupied, line, compat, work_adj):
+                    depth += 1
+                    sid_at[depth] = child
+                    expand = True
+                    continue
+                # Dead: its values stay zero; it is folded in below.
+                crit[child] = NO_CRIT
+        else:
+            # Every move of this state is done: its values follow from its children's.
+            sid = sid_at[depth]
+            moves = end[depth] - first[depth]
+            if stacks0 - depth == 1:
+                win[sid], prob[sid], half[sid], sols[sid], crit[sid] = True, 1.0, 1.0, 1.0, 0
+                if first_win == 0:
+                    first_win = count
+            elif acc_win[depth] == 0:
+                crit[sid] = NO_CRIT
+            else:
+                win[sid] = True
+                prob[sid] = acc_prob[depth] / moves
+                half[sid] = 1.0 if depth == halfway else acc_half[depth] / moves
+                sols[sid] = acc_sols[depth]
+                critical = 2 * (moves - acc_win[depth]) > moves
+                crit[sid] = acc_crit[depth] + (1 if critical else 0)
+            if depth == 0:
+                break
+            depth -= 1
+            child = sid
+            i = cursor[depth] - 1
+            a, b = move_from[i], move_to[i]
+        # Undo the move played at ``depth`` and fold its finished ``child`` into that state.
+        card[a] = card[b]
+        card[b] = undo_card[depth]
+        occupied |= ONE << np.uint64(a)
+        if win[child]:
+            acc_win[depth] += 1
+            acc_crit[depth] = min(acc_crit[depth], crit[child])
+        acc_prob[depth] += prob[child]
+        if depth < halfway:
+            acc_half[depth] += half[child]
+        acc_sols[depth] += sols[child]
+    return (outcome, keys[:count], depth_of[:count], win[:count], prob[:count], half[:count],
+            sols[:count], crit[:count], first_win)
+
+
+@njit(cache=True)
+def mistakes(keys, win, line, compat):
+    """Mark the losing children of winnable states: the states one mistake away.
+
+    ``keys`` are the packed tops of the states ``explore`` stored; every child of a winnable state
+    is among them, since winnable states are always expanded.
+    """
+    count, width = keys.shape
+    n = line.shape[0]
+    capacity = 2
+    while capacity * 7 < count * 10:
+        capacity *= 2
+    slots = rehash(keys, count, capacity)
+    mask = np.uint64(capacity - 1)
+    lost = np.zeros(count, dtype=np.bool_)
+    card = np.full(n, MISSING, dtype=np.int8)
+    size = np.zeros(n, dtype=np.int64)
+    key = np.zeros(width, dtype=np.uint64)
+    move_from = np.zeros(n * n, dtype=np.int64)
+    move_to = np.zeros(n * n, dtype=np.int64)
+    for sid in range(count):
+        if not win[sid]:
+            continue
+        occupied = ZERO
+        for i in range(n):
+            card[i] = np.int8((keys[sid, i >> 3] >> np.uint64((i & 7) * 8)) & np.uint64(255)) - 1
+            if card[i] >= 0:
+                occupied |= ONE << np.uint64(i)
+        moves = reference_moves(card, occupied, line, compat, move_from, move_to, 0)
+        for m in range(moves):
+            a, b = move_from[m], move_to[m]
+            saved = card[b]
+            card[b] = card[a]
+            card[a] = MISSING
+            pack_state(card, size, False, key)
+            child = slots[lookup(slots, keys, key, mask)]
+            if not win[child]:
+                lost[child] = True
+            card[a] = card[b]
+            card[b] = saved
+    return lost

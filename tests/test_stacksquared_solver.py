@@ -1,0 +1,186 @@
+"""The StacksSquared solver against a brute-force oracle, symmetries and published counts."""
+import json
+from functools import lru_cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
+
+from puzzlegen.cli import cli
+from solvers.cards import Card
+from solvers.result import Limits, Status
+from solvers.stacksquared import Deal, Position, replay, solve
+from solvers.stacksquared.rules import compatible
+
+
+def oracle(deal: Deal) -> tuple[bool, int]:
+    """Exhaustive search written independently of the solver: (single stack?, max score)."""
+    r, c = deal.rows, deal.cols
+
+    @lru_cache(maxsize=None)
+    def best(tops: tuple, sizes: tuple) -> int:
+        result = sum(s * s for s in sizes)
+        cells = [i for i, t in enumerate(tops) if t is not None]
+        for a in cells:
+            for b in cells:
+                if a != b and (a // c == b // c or a % c == b % c) and compatible(tops[a], tops[b]):
+                    t, s = list(tops), list(sizes)
+                    t[b], s[b], t[a], s[a] = t[a], s[a] + s[b], None, 0
+                    result = max(result, best(tuple(t), tuple(s)))
+        return result
+
+    top = best(deal.cards, (1,) * deal.size)
+    return top == deal.size ** 2, top
+
+
+@st.composite
+def small_deals(draw, max_cells=10):
+    rows = draw(st.integers(1, 4))
+    cols = draw(st.integers(1, max(1, min(5, max_cells // rows))))
+    n = rows * cols
+    indices = draw(st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True))
+    return Deal(rows, cols, tuple(Card.from_index(i) for i in indices))
+
+
+def check_result(deal: Deal, result) -> None:
+    """The result's moves replay and reach what the result claims."""
+    final = replay(deal, result.moves)
+    if result.status is Status.SOLVED:
+        assert final.stacks() == 1
+    assert final.score() == result.details["max_score"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_deals())
+def test_solver_agrees_with_brute_force(deal):
+    single, top = oracle(deal)
+    result = solve(deal)
+    assert result.status is (Status.SOLVED if single else Status.UNSOLVABLE)
+    assert result.details["single_stack"] is single
+    assert result.details["max_score"] == top == result.value
+    check_result(deal, result)
+
+
+def permuted(deal: Deal, row_order, col_order, transpose: bool, suit_map) -> Deal:
+    grid = [[deal.cards[r * deal.cols + c] for c in col_order] for r in row_order]
+    if transpose:
+        grid = [list(col) for col in zip(*grid)]
+    cards = [Card(x.rank, suit_map[x.suit]) for row in grid for x in row]
+    return Deal(len(grid), len(grid[0]), tuple(cards))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(3, 3), (3, 4), (4, 4), (2, 5)]), st.data())
+def test_symmetries_keep_solvability_and_max_score(seed, shape, data):
+    deal = Deal.from_seed(seed, *shape)
+    rows = data.draw(st.permutations(range(deal.rows)))
+    cols = data.draw(st.permutations(range(deal.cols)))
+    suits = data.draw(st.permutations(range(4)))
+    transpose = data.draw(st.booleans())
+    other = permuted(deal, rows, cols, transpose, suits)
+    a, b = solve(deal), solve(other)
+    assert (a.status, a.details["max_score"]) == (b.status, b.details["max_score"])
+    check_result(other, b)
+
+
+def count_single_stack(rows: int, cols: int, seeds: range) -> int:
+    results = [solve(Deal.from_seed(s, rows, cols), max_score=False) for s in seeds]
+    assert all(r.status is not Status.LIMIT for r in results)
+    return sum(r.status is Status.SOLVED for r in results)
+
+
+def test_published_counts_4x4():
+    """Outside ground truth: 24 of the 4x4 deals of seeds 0..9999 have no single stack."""
+    assert 10000 - count_single_stack(4, 4, range(10000)) == 24
+
+
+def test_published_counts_3x3():
+    """Outside ground truth: 6188 of the 3x3 deals of seeds 0..9999 have a single stack."""
+    assert count_single_stack(3, 3, range(10000)) == 6188
+
+
+def test_unsolvable_4x4_deals_have_exact_max_scores_that_replay():
+    unsolvable = [s for s in range(600) if not solve(Deal.from_seed(s), max_score=False).solved]
+    assert unsolvable  # seeds 0..599 contain some (found by the count test's solver run)
+    for s in unsolvable:
+        deal = Deal.from_seed(s)
+        result = solve(deal)
+        assert result.status is Status.UNSOLVABLE and result.details["max_score"] < 256
+        check_result(deal, result)
+
+
+def test_limits_say_limit_never_unsolvable():
+    deal = Deal.from_seed(9716)  # needs many nodes
+    for limits in (Limits(nodes=5), Limits(states=5), Limits(seconds=0.0)):
+        result = solve(deal, limits)
+        assert result.status is Status.LIMIT
+        assert result.details["single_stack"] is None and result.details["max_score"] is None
+
+
+def test_limit_in_max_score_search_keeps_a_lower_bound():
+    deal = next(Deal.from_seed(s, 3, 3) for s in range(100)
+                if not solve(Deal.from_seed(s, 3, 3), max_score=False).solved
+                and solve(Deal.from_seed(s, 3, 3)).nodes > 60)
+    full = solve(deal)
+    first = solve(deal, max_score=False)
+    capped = solve(deal, Limits(nodes=first.nodes + 3))
+    assert capped.status is Status.LIMIT and capped.details["single_stack"] is False
+    assert capped.details["max_score"] is None
+    assert replay(deal, capped.moves).score() == capped.details["best_score"] <= full.value
+
+
+runner = CliRunner()
+
+
+def run(*args, input=None):
+    return runner.invoke(cli, ["stacksquared", *args], input=input)
+
+
+def test_cli_solve_json_fields():
+    out = run("solve", "--seed", "367297990", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert {"status", "single_stack", "max_score", "moves", "nodes", "seconds"} <= set(data)
+    assert data["status"] == "solved" and data["max_score"] == 256
+    assert replay(Deal.from_seed(367297990), data["moves"]).stacks() == 1
+
+
+def test_cli_batch_seeds_and_input():
+    out = run("solve", "--seeds", "0..4", "--rows", "3", "--cols", "3")
+    lines = [json.loads(x) for x in out.output.splitlines()]
+    assert [x["seed"] for x in lines] == [0, 1, 2, 3, 4]
+    text = "\n".join(str(Deal.from_seed(s, 3, 3)) for s in range(5)) + "\n"
+    out2 = run("solve", "--input", "-", "--rows", "3", "--cols", "3", input=text)
+    lines2 = [json.loads(x) for x in out2.output.splitlines()]
+    assert [x["max_score"] for x in lines2] == [x["max_score"] for x in lines]
+
+
+def test_cli_stats_json():
+    out = run("stats", "--rows", "3", "--cols", "3", "--deals", "200", "--json")
+    data = json.loads(out.output)
+    single = data["single_stack"]
+    assert single["deals"] == 200 and single["wilson95"][0] < single["rate"] < single["wilson95"][1]
+    assert sum(data["max_score_distribution"].values()) == 200 and data["limit"] == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "5S JC QH"], "has 3 cards, expected 16"),
+    (["solve", "5S 5S QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C"], "duplicate card 5S"),
+    (["solve", "5S ZC QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C"], "malformed card 'ZC'"),
+    (["solve", "--seed", "1", "--rows", "8", "--cols", "7"], "impossible grid 8x7"),
+    (["solve", "--seeds", "1-5"], "malformed seed range"),
+    (["solve", "--seeds", "9..2"], "empty or negative seed range"),
+    (["solve", "--input", "/no/such/file"], "/no/such/file"),
+    (["solve"], "give exactly one of"),
+    (["stats", "--deals", "5", "--rows", "9", "--cols", "9"], "impossible grid 9x9"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(args, message):
+    out = runner.invoke(cli, ["stacksquared", *args])
+    assert out.exit_code == 2, out.output
+    assert message in out.output
+    assert "Traceback" not in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_cli_bad_line_in_input_names_the_line():
+    out = run("solve", "--input", "-", "--rows", "1", "--cols", "2", input="AS 2S\nAS AS\n")
+    assert out.exit_code == 2 and "line 2: duplicate card AS" in out.output
