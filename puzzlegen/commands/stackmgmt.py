@@ -1,0 +1,90 @@
+"""``puzzlegen stackmgmt``: decide Code Jam 2017 Stack Management cases, explain wins, and
+generate hard cases.  Imports nothing heavier than numpy, so a whole contest file is decided in
+about a second, interpreter start included."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from puzzlegen import clitools
+from puzzlegen.fileio import write_atomic
+from solvers.result import Limits
+from solvers.stackmgmt import format_contest, parse_contest, solve, solve_brute, verdict_word
+
+cli = clitools.group("stackmgmt", help="Code Jam 2017 Stack Management: decide contest cases, "
+                                       "explain wins, generate hard cases.")
+
+
+def _read(file: str) -> str:
+    data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    return data.decode("utf-8", "replace")
+
+
+@cli.command("solve")
+@click.argument("file", required=False, default="-")
+@click.option("--brute", is_flag=True,
+              help="Use the exhaustive oracle (every play) instead of the graph-path checker.")
+@click.option("--max-nodes", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="With --brute: positions per case before giving up with LIMIT.")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="With --brute: time per case before giving up with LIMIT (default none).")
+@click.option("--explain", is_flag=True,
+              help="After each POSSIBLE case, print a winning line, one move a line.")
+@clitools.json_option
+def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
+    """Decide every case of a contest input FILE (default: stdin).
+
+    Prints 'Case #x: POSSIBLE' or 'Case #x: IMPOSSIBLE' ('LIMIT' if --brute, which is meant
+    for small cases, ran out of positions or time).  --explain adds the moves, indented, as
+    'remove (V,S) from A' and 'move (V,S) from A to B' with stacks numbered from 1 in the
+    order of the case's line.  --json prints one JSON object a case instead (JSON lines).
+    """
+    cases = parse_contest(_read(file))
+    out = []
+    for x, case in enumerate(cases, 1):
+        result = solve_brute(case, Limits(max_nodes, seconds)) if brute else \
+            solve(case, explain=explain)
+        if as_json:
+            clitools.emit_json({"case": x, "answer": verdict_word(result), **result.to_json()})
+            continue
+        out.append(f"Case #{x}: {verdict_word(result)}")
+        if explain:
+            out += [f"  {move}" for move in result.moves]
+    if out:
+        click.echo("\n".join(out))
+
+
+@cli.command("generate")
+@click.option("--kind", type=click.Choice(["path", "blocked"]), required=True,
+              help="path: POSSIBLE only through one source-to-target path of --length suits; "
+                   "blocked: IMPOSSIBLE although every stack's bottom card is its suit's "
+                   "highest card (--length stacks deadlock in a cycle).")
+@click.option("--count", type=click.IntRange(1), default=1, show_default=True,
+              help="Cases in the file.")
+@click.option("--stacks", "n", type=click.IntRange(2), default=8, show_default=True,
+              help="Stacks N (and suits S = N).")
+@click.option("--cards", "c", type=click.IntRange(2), default=6, show_default=True,
+              help="Cards per stack C.")
+@click.option("--length", type=click.IntRange(1), default=None,
+              help="Path length (path) or cycle length (blocked); default the longest "
+                   "that fits.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), required=True,
+              help="Contest input file to write (atomically).")
+@clitools.json_option
+def generate_cmd(kind, count, n, c, length, seed, out, as_json):
+    """Write hard cases in the contest input format, each checked by the solver."""
+    from solvers.stackmgmt.generate import generate
+
+    cases = [generate(kind, n, c, length, seed + i) for i in range(count)]
+    write_atomic(out, format_contest(cases))
+    answers = [verdict_word(solve(case)) for case in cases]
+    if as_json:
+        clitools.emit_json({"out": out, "kind": kind, "cases": count, "stacks": n, "cards": c,
+                            "answers": answers})
+    else:
+        click.echo(f"wrote {count} {kind} case{'s' * (count > 1)} ({n} stacks of {c} cards, "
+                   f"{answers.count('POSSIBLE')} POSSIBLE) to {out}")
+

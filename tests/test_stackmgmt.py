@@ -1,0 +1,168 @@
+"""Stack Management: the contest data sets exactly, the command line, and bad input."""
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+from solvers.errors import BadInput
+from solvers.result import Limits, Status
+from solvers.stackmgmt import parse_contest, solve, solve_brute, verdict_word
+from solvers.stackmgmt.generate import generate
+from solvers.stackmgmt.rules import parse_move, replay
+
+DATA = Path("/work/shared/data/codejam2017-stack-management")
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="contest data not available")
+SAMPLE = "5\n2 7 2 7 1\n2 6 4 7 4\n2 3 2 6 2\n2 4 2 10 2\n2 5 4 7 3\n2\n2 2\n0 2\n3 2\n4 1 3\n"
+
+
+def answers(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, ["stackmgmt", *args], input=input)
+
+
+def replay_output(text: str, cases) -> int:
+    """Replay every explained line of ``solve --explain`` output; return how many won."""
+    blocks = text.split("Case #")[1:]
+    assert len(blocks) == len(cases)
+    wins = 0
+    for block, case in zip(blocks, cases):
+        head, *moves = block.splitlines()
+        if head.endswith("POSSIBLE") and not head.endswith("IMPOSSIBLE"):
+            assert replay(case.stacks(), [parse_move(m) for m in moves]).won()
+            wins += 1
+        else:
+            assert not moves
+    return wins
+
+
+def test_sample():
+    result = run("solve", input=SAMPLE)
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["Case #1: POSSIBLE", "Case #2: IMPOSSIBLE"]
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["sample", "E-small-practice", "E-large-practice"])
+def test_practice_sets_exactly(name):
+    result = run("solve", str(DATA / f"{name}.in"))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == answers(DATA / f"{name}.out")
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["sample", "E-small-practice"])
+def test_brute_force_on_practice_sets(name):
+    result = run("solve", "--brute", str(DATA / f"{name}.in"))
+    assert result.output.splitlines() == answers(DATA / f"{name}.out")
+
+
+@needs_data
+def test_explained_small_practice_lines_win():
+    path = DATA / "E-small-practice.in"
+    result = run("solve", "--explain", str(path))
+    assert replay_output(result.output, parse_contest(path.read_text())) == \
+        sum(a.endswith(" POSSIBLE") for a in answers(DATA / "E-small-practice.out"))
+
+
+@needs_data
+def test_explained_large_cases_win():
+    cases = parse_contest((DATA / "E-large-practice.in").read_text())
+    # The longest path (44,534 suits over 50,000 stacks of 2) and a 250 x 200 path of 4.
+    paths = {len(solve(c).details["path"]): c for c in cases}
+    picked = [paths[max(paths)], paths[4]]
+    for case in picked:
+        result = solve(case, explain=True)
+        assert result.solved and replay(case.stacks(), result.moves).won()
+
+
+def test_json_lines():
+    import json
+    result = run("solve", "--json", "--explain", input=SAMPLE)
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [r["answer"] for r in rows] == ["POSSIBLE", "IMPOSSIBLE"]
+    assert rows[0]["status"] == "solved" and rows[0]["moves"]
+    assert rows[1]["status"] == "unsolvable" and rows[1]["reason"]
+
+
+def test_brute_limit_is_not_an_answer():
+    case = parse_contest(SAMPLE)[0]
+    assert solve_brute(case).solved
+    limited = solve_brute(parse_contest(SAMPLE)[1], Limits(nodes=1))
+    assert verdict_word(limited) == "LIMIT"
+    assert "Case #2: LIMIT" in run("solve", "--brute", "--max-nodes", "1", input=SAMPLE).output
+    big = generate("blocked", 60, 40, None, seed=1)
+    assert solve_brute(big, Limits(seconds=0.2)).status is Status.LIMIT
+
+
+BAD = [
+    ("", "line 1: input ends where the number of premade stacks"),
+    ("x\n", "line 1: 'x' is not a whole number"),
+    ("2\n1 1 1\n", "line 3: input ends where premade stack 1 of 2"),
+    ("1\n2 1 1 2\n1\n1 2\n0\n", "line 2: premade stack 0 must be a card count C >= 1 followed "
+                                "by C value-suit pairs, found 4 numbers"),
+    ("1\n1 0 1\n1\n1 1\n0\n", "line 2: card (0,1) has a value or suit outside 1..50000"),
+    ("1\n1 1 50001\n1\n1 1\n0\n", "line 2: card (1,50001) has a value or suit outside"),
+    ("2\n1 1 1\n1 2 1\n1\n2 1\n0\n", "line 6: expected the 2 premade stack indices of case #1 "
+                                     "(2 numbers), found 1 numbers"),
+    ("2\n1 1 1\n1 2 1\n1\n2 1\n0 2\n", "line 6: premade stack 2 does not exist"),
+    ("2\n1 1 1\n1 2 1\n1\n2 1\n1 1\n", "line 6: premade stack 1 is used twice in case #1"),
+    ("2\n1 1 1\n2 2 1 3 1\n1\n2 1\n0 1\n", "line 6: premade stack 1 has 2 cards but case #1 "
+                                           "needs C = 1"),
+    ("2\n1 1 1\n1 1 1\n1\n2 1\n0 1\n", "line 6: card (1,1) occurs twice in case #1"),
+    ("1\n2 1 1 1 1\n1\n1 2\n0\n", "line 5: card (1,1) occurs twice in case #1"),
+    ("2\n1 1 1\n1 2 1\n2\n2 1\n0 1\n", "line 7: input ends where 'N C' of case #2"),
+    ("2\n1 1 1\n1 2 1\n1\n2 1\n0 1\n7\n", "line 7: unexpected numbers after the last case"),
+    ("2\n1 1 1\n\n1 2 1\n1\n2 1\n0 1\n", "line 3: premade stack 1 must be a card count"),
+    ("1\n1 1 -1\n1\n1 1\n0\n", "line 2: '-1' is not a whole number"),
+    ("1\n1 1 1\n0\n", "line 3: the number of cases must be at least 1"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD)
+def test_bad_input_is_one_sentence_and_exit_2(text, message):
+    with pytest.raises(BadInput, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_contest(text)
+    result = run("solve", input=text)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith("error: line ")
+
+
+def test_missing_file_and_bad_options(tmp_path):
+    result = run("solve", str(tmp_path / "nope.in"))
+    assert result.exit_code == 2 and result.output.startswith("error: cannot use")
+    out = tmp_path / "g.in"
+    result = run("generate", "--kind", "path", "--stacks", "4", "--length", "3", "--out", str(out))
+    assert result.exit_code == 2 and "length from 1 to 2" in result.output
+    assert not out.exists()
+
+
+def test_good_input_variants_parse():
+    # Windows line ends, tabs, trailing blank lines.
+    text = SAMPLE.replace("\n", "\r\n").replace(" ", "\t") + "\r\n\r\n"
+    assert [verdict_word(solve(c)) for c in parse_contest(text)] == ["POSSIBLE", "IMPOSSIBLE"]
+
+
+@pytest.mark.parametrize("kind", ["path", "blocked"])
+def test_generate_writes_contest_input_that_solves_as_promised(tmp_path, kind):
+    out = tmp_path / f"{kind}.in"
+    result = run("generate", "--kind", kind, "--count", "3", "--stacks", "12", "--cards", "7",
+                 "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    cases = parse_contest(out.read_text())
+    solved = run("solve", "--explain", str(out))
+    expected = "POSSIBLE" if kind == "path" else "IMPOSSIBLE"
+    assert [line for line in solved.output.splitlines() if line.startswith("Case")] == \
+        [f"Case #{x}: {expected}" for x in (1, 2, 3)]
+    assert replay_output(solved.output, cases) == (3 if kind == "path" else 0)
+    for case in cases:
+        details = solve(case).details
+        assert details["suits"] == 12
+        if kind == "path":
+            assert len(details["path"]) == 10
+        else:
+            assert (case.values[:, 0] == [max(v for v, s in sum(case.stacks(), []) if s == suit)
+                                          for suit in case.suits[:, 0]]).all()
