@@ -2,16 +2,14 @@
 from __future__ import annotations
 
 import sys
-import time
-from collections import Counter
 
 import click
 
 from puzzlegen import clitools
-from puzzlegen.stats import percentile, proportion_summary
+from puzzlegen.survey import solve_record, solve_seed, survey
 from solvers.errors import BadInput
-from solvers.result import Limits, Status
-from solvers.stacksquared import DEFAULT_LIMITS, Deal, solve as solve_deal, warm_up
+from solvers.result import Limits
+from solvers.stacksquared import DEFAULT_LIMITS, Deal, warm_up
 
 cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): an r x c grid of "
                      "cards; stacks merge along rows and columns; score = sum of squared stack sizes.",
@@ -45,20 +43,6 @@ def make_limits(max_nodes, max_states, max_seconds) -> Limits:
     return Limits(nodes=max_nodes, states=max_states, seconds=max_seconds)
 
 
-def result_json(deal: Deal, limits: Limits, want_max: bool = True) -> dict:
-    """The DESIGN.md solve fields for one deal."""
-    result = solve_deal(deal, limits, max_score=want_max)
-    out = {"status": result.status.value,
-           "single_stack": result.details["single_stack"],
-           "max_score": result.details["max_score"],
-           "moves": [str(m) for m in result.moves],
-           "nodes": result.nodes,
-           "seconds": round(result.seconds, 6)}
-    if "best_score" in result.details:
-        out["best_score"] = result.details["best_score"]
-    return out
-
-
 def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
     """Deals from FILE or ``-`` (stdin), one a line; blank lines and ``#`` comments skipped."""
     if source == "-":
@@ -77,14 +61,9 @@ def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
     return deals
 
 
-def _solve_seed(job: tuple[int, int, int, Limits, bool]) -> dict:
-    seed, rows, cols, limits, want_max = job
-    return {"seed": seed, **result_json(Deal.from_seed(seed, rows, cols), limits, want_max)}
-
-
 def _solve_deal(job: tuple[Deal, Limits]) -> dict:
     deal, limits = job
-    return {"deal": str(deal), **result_json(deal, limits)}
+    return {"deal": str(deal), **solve_record(deal, limits)}
 
 
 def print_result(deal: Deal, out: dict) -> None:
@@ -132,7 +111,7 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
             seeds = clitools.parse_seed_range(seed_range)
             Deal.from_seed(0, rows, cols)  # checks the grid before any work
             warm_up()
-            rows_out = clitools.map_jobs(_solve_seed, [(s, rows, cols, limits, True) for s in seeds],
+            rows_out = clitools.map_jobs(solve_seed, [(s, rows, cols, limits, True) for s in seeds],
                                          jobs)
             total = len(seeds)
         else:
@@ -145,7 +124,7 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
         return
     the_deal = Deal.from_seed(seed, rows, cols) if seed is not None else Deal.parse(deal, rows, cols)
     warm_up()  # kernel loading is not part of the solve's time
-    out = result_json(the_deal, limits)
+    out = solve_record(the_deal, limits)
     if as_json:
         clitools.emit_json(out)
     else:
@@ -167,30 +146,7 @@ def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, job
     limit are counted apart, never as unsolvable.
     """
     limits = make_limits(max_nodes, max_states, max_seconds)
-    Deal.from_seed(0, rows, cols)  # checks the grid before any work
-    warm_up()
-    jobs_list = [(s, rows, cols, limits, True) for s in range(seed_start, seed_start + deals)]
-    started = time.perf_counter()
-    results = list(clitools.progress(clitools.map_jobs(_solve_seed, jobs_list, jobs),
-                                     total=deals, desc="deals"))
-    wall = time.perf_counter() - started
-    statuses = Counter(r["status"] for r in results)
-    decided = [r for r in results if r["single_stack"] is not None]
-    single = sum(1 for r in decided if r["single_stack"])
-    scores = Counter(r["max_score"] for r in results if r["max_score"] is not None)
-    seconds = sorted(r["seconds"] for r in results)
-    summary = {
-        "rows": rows, "cols": cols, "deals": deals, "seed_start": seed_start,
-        "single_stack": proportion_summary(single, len(decided)),
-        "limit": statuses.get("limit", 0),
-        "undecided_single_stack": deals - len(decided),
-        "max_score_distribution": {str(k): scores[k] for k in sorted(scores)},
-        "timing": {"wall_seconds": round(wall, 3), "jobs": jobs,
-                   "mean_ms": round(1e3 * sum(seconds) / deals, 4),
-                   "median_ms": round(1e3 * percentile(seconds, 50), 4),
-                   "p99_ms": round(1e3 * percentile(seconds, 99), 4),
-                   "max_ms": round(1e3 * seconds[-1], 4)},
-    }
+    summary = survey(rows, cols, range(seed_start, seed_start + deals), limits, jobs)
     if as_json:
         clitools.emit_json(summary)
         return

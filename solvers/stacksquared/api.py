@@ -51,21 +51,22 @@ def position_arrays(position: Position) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cells_to_moves(position: Position, froms, tos) -> list[Move]:
-    """Turn kernel cell pairs into moves, replaying them on ``position``."""
+    """Name the kernel's (mover cell, destination cell) pairs by their top cards."""
+    tops = list(position.tops)
     moves = []
-    for a, b in zip(froms, tos):
-        move = Move(position.tops[a], position.tops[b])
-        position = position.play(move)
-        moves.append(move)
+    for a, b in zip(froms.tolist(), tos.tolist()):
+        moves.append(Move(tops[a], tops[b]))
+        tops[b], tops[a] = tops[a], None
     return moves
 
 
-def run_search(position: Position, *, with_sizes: bool, floor: int, limits: Limits):
+def run_search(position: Position, *, with_sizes: bool, floor: int, limits: Limits,
+               order_moves: bool = True):
     """One kernel search from ``position``: (outcome, best, moves, nodes, states)."""
     card, size = position_arrays(position)
     outcome, best, froms, tos, nodes, states = kernel.search(
         card, size, line_masks(position.rows, position.cols), compat_masks(), with_sizes, floor,
-        limits.node_cap, limits.state_cap, limits.second_cap)
+        limits.node_cap, limits.state_cap, limits.second_cap, order_moves)
     return outcome, int(best), cells_to_moves(position, froms, tos), int(nodes), int(states)
 
 
