@@ -1,0 +1,82 @@
+"""Breadth-first search over Spider boards, shared by the oracle and the calculator.
+
+States are boards; ``key`` maps a board to what identifies it (the board itself for the oracle,
+a symmetry-reduced form for the calculator).  A search stopped by a limit says so.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Callable, Hashable
+
+from solvers.result import Limits, SolveResult, Status
+from solvers.spider.rules import Board, Move, apply, empty_count, legal_moves
+
+Allowed = Callable[[Board, Move], bool]
+
+
+def _path(seen: dict, key: Hashable) -> list[Move]:
+    moves = []
+    while seen[key][1] is not None:
+        parent, move = seen[key]
+        moves.append(move)
+        key = parent
+    return moves[::-1]
+
+
+def _over(limits: Limits, nodes: int, t0: float) -> bool:
+    return ((limits.nodes is not None and nodes >= limits.nodes)
+            or (limits.seconds is not None and nodes % 256 == 0
+                and time.perf_counter() - t0 >= limits.seconds))
+
+
+def bfs(start: Board, allowed: Allowed, goal: Callable[[Board], bool],
+        key: Callable[[Board], Hashable], limits: Limits) -> SolveResult:
+    """Shortest line of allowed moves from ``start`` to a board meeting ``goal``."""
+    t0 = time.perf_counter()
+    seen = {key(start): (None, None)}
+    queue = deque([(start, key(start))])
+    nodes = 0
+    while queue:
+        state, k = queue.popleft()
+        if goal(state):
+            return SolveResult(Status.SOLVED, _path(seen, k), nodes, time.perf_counter() - t0)
+        if _over(limits, nodes, t0):
+            return SolveResult(Status.LIMIT, [], nodes, time.perf_counter() - t0)
+        nodes += 1
+        for move in legal_moves(state):
+            if allowed(state, move):
+                nxt = apply(state, move)
+                nk = key(nxt)
+                if nk not in seen:
+                    seen[nk] = (k, move)
+                    queue.append((nxt, nk))
+    return SolveResult(Status.UNSOLVABLE, [], nodes, time.perf_counter() - t0)
+
+
+def most_empty(start: Board, allowed: Allowed, key: Callable[[Board], Hashable],
+               limits: Limits, ceiling: int | None = None) -> SolveResult:
+    """Explore every board reachable by allowed moves; ``value`` is the most empty stacks seen
+    and ``moves`` reach such a board.  The search stops early on reaching ``ceiling``, a proven
+    upper bound.  On a limit, ``value`` is only a lower bound."""
+    t0 = time.perf_counter()
+    best, best_key = empty_count(start), key(start)
+    seen = {best_key: (None, None)}
+    queue = deque([(start, best_key)])
+    nodes = 0
+    while queue and best != ceiling:
+        state, k = queue.popleft()
+        if _over(limits, nodes, t0):
+            return SolveResult(Status.LIMIT, _path(seen, best_key), nodes,
+                               time.perf_counter() - t0, best)
+        nodes += 1
+        for move in legal_moves(state):
+            if allowed(state, move):
+                nxt = apply(state, move)
+                nk = key(nxt)
+                if nk not in seen:
+                    seen[nk] = (k, move)
+                    queue.append((nxt, nk))
+                    if empty_count(nxt) > best:
+                        best, best_key = empty_count(nxt), nk
+    return SolveResult(Status.SOLVED, _path(seen, best_key), nodes, time.perf_counter() - t0, best)
