@@ -169,6 +169,17 @@ def table_grow(keys, used):
     return new_keys, new_used
 
 
+@njit(cache=True, inline="always")
+def take_back(card, size, a, b, dest_card, mover_size, score, occupied):
+    """Undo the move of cell ``a`` onto cell ``b``; return the new score and occupied mask."""
+    card[a] = card[b]
+    size[a] = mover_size
+    card[b] = dest_card
+    size[b] -= mover_size
+    occupied |= ONE << np.uint64(a)
+    return score - 2 * mover_size * size[b], occupied
+
+
 @njit(cache=True)
 def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states, max_seconds,
            order_moves=True):
@@ -236,14 +247,8 @@ def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states,
             if depth == 0:
                 break
             depth -= 1
-            a, b = path_from[depth], path_to[depth]
-            # Undo the move of this depth.
-            card[a] = card[b]
-            size[a] = undo_size[depth]
-            card[b] = undo_card[depth]
-            size[b] -= size[a]
-            score -= 2 * size[a] * size[b]
-            occupied |= ONE << np.uint64(a)
+            score, occupied = take_back(card, size, path_from[depth], path_to[depth],
+                                        undo_card[depth], undo_size[depth], score, occupied)
             continue
         i = cursor[depth]
         cursor[depth] = i + 1
@@ -296,12 +301,8 @@ def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states,
                                     work_stack)
             prune = bound <= best
         if prune:
-            card[a] = card[b]
-            size[a] = undo_size[depth]
-            card[b] = undo_card[depth]
-            size[b] -= size[a]
-            score -= 2 * size[a] * size[b]
-            occupied |= ONE << np.uint64(a)
+            score, occupied = take_back(card, size, a, b, undo_card[depth], undo_size[depth],
+                                        score, occupied)
             continue
         base = (depth + 1) * per_level
         count = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
