@@ -72,9 +72,9 @@ def run_search(position: Position, *, with_sizes: bool, floor: int, limits: Limi
 
 def remaining(limits: Limits, nodes_used: int, seconds_used: float) -> Limits:
     """What is left of ``limits`` after a first search used some of it."""
-    return replace(limits,
-                   nodes=None if limits.nodes is None else max(0, limits.nodes - nodes_used),
-                   seconds=None if limits.seconds is None else max(0.0, limits.seconds - seconds_used))
+    nodes = None if limits.nodes is None else max(0, limits.nodes - nodes_used)
+    seconds = None if limits.seconds is None else max(0.0, limits.seconds - seconds_used)
+    return replace(limits, nodes=nodes, seconds=seconds)
 
 
 def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -> SolveResult:

@@ -57,12 +57,8 @@ def component(start, within, adjacent):
 
 
 @njit(cache=True)
-def partition_bound(card, size, occupied, line, compat, single, work_adj, work_stack):
-    """Upper bound on the score reachable from this position (see module docstring).
-
-    With ``single`` set, return as soon as the stacks fall into two classes (-1): no single stack.
-    """
-    # Compatibility between the occupied cells for this position.
+def compat_adjacency(card, occupied, compat, work_adj):
+    """Fill ``work_adj[a]`` with the occupied cells whose top may merge with cell a's top."""
     rest = occupied
     while rest:
         a = lowest_bit(rest)
@@ -75,17 +71,40 @@ def partition_bound(card, size, occupied, line, compat, single, work_adj, work_s
             if (compat[card[a]] >> np.uint64(card[b])) & ONE:
                 mask |= ONE << np.uint64(b)
         work_adj[a] = mask
+
+
+@njit(cache=True)
+def split_off(cls, work_adj, line):
+    """The component of the class's first cell in the compatibility graph induced on the
+    class, or, when that is the whole class, in the shared-line graph induced on it."""
+    first = lowest_bit(cls)
+    part = component(first, cls, work_adj)
+    if part == cls:
+        part = component(first, cls, line)
+    return part
+
+
+@njit(cache=True)
+def cannot_merge(card, occupied, line, compat, work_adj):
+    """True when the stacks can never become one (see the module docstring)."""
+    compat_adjacency(card, occupied, compat, work_adj)
+    return split_off(occupied, work_adj, line) != occupied
+
+
+@njit(cache=True)
+def partition_bound(card, size, occupied, line, compat, single, work_adj, work_stack):
+    """Upper bound on the score reachable from this position (see module docstring).
+
+    With ``single`` set, return as soon as the stacks fall into two classes (-1): no single stack.
+    """
+    compat_adjacency(card, occupied, compat, work_adj)
     bound = 0
-    top = 0
     work_stack[0] = occupied
     top = 1
     while top > 0:
         top -= 1
         cls = work_stack[top]
-        first = lowest_bit(cls)
-        part = component(first, cls, work_adj)
-        if part == cls:
-            part = component(first, cls, line)
+        part = split_off(cls, work_adj, line)
         if part != cls:
             if single:
                 return -1
@@ -187,8 +206,9 @@ def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states,
 
     Looks for a line of play reaching a score above ``floor`` (the single-stack question is
     ``floor = n*n - 1`` without sizes in the key; the maximum score is ``floor = start score``
-    with sizes).  ``order_moves`` picks the move ordering (see ``generate_moves``).  Returns ``(outcome, best, path_from, path_to, nodes, states)``: ``best`` is the
-    best score reached (``floor`` if nothing beat it) and the path's cells reach it.
+    with sizes).  ``order_moves`` picks the move ordering (see ``generate_moves``).  Returns
+    ``(outcome, best, path_from, path_to, nodes, states)``: ``best`` is the best score reached
+    (``floor`` if nothing beat it) and the path's cells reach it.
     """
     n = card0.shape[0]
     card = card0.copy()

@@ -25,9 +25,10 @@ def compatible(a: Card, b: Card) -> bool:
 def check_grid(rows: int, cols: int) -> None:
     """Raise :class:`BadInput` unless an r x c grid can be dealt from one deck."""
     if rows < 1 or cols < 1:
-        raise BadInput(f"impossible grid {rows}x{cols}: rows and columns must be at least 1")
+        raise BadInput(f"impossible grid {rows}x{cols}: rows and columns must be positive")
     if rows * cols > 52:
-        raise BadInput(f"impossible grid {rows}x{cols}: {rows * cols} cells but a deck has 52 cards")
+        raise BadInput(f"impossible grid {rows}x{cols}: {rows * cols} cells, "
+                       "but a deck has 52 cards")
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,8 @@ class Position:
             if top_a is None:
                 continue
             for b, top_b in enumerate(self.tops):
-                if b != a and top_b is not None and self.same_line(a, b) and compatible(top_a, top_b):
+                if (b != a and top_b is not None and self.same_line(a, b)
+                        and compatible(top_a, top_b)):
                     yield Move(top_a, top_b)
 
     def play(self, move: Move) -> "Position":

@@ -1,13 +1,17 @@
-"""The game tree of a deal over tops-only states, with the grading figures by DP, in numba.
+"""Exact game-tree kernels over tops-only states, in numba, for grading (``puzzlegen.grading``).
 
 Whether one stack can still be formed depends only on which card tops which cell (sizes do not
 matter), so a state is the tops alone.  Every move removes one stack, so the states form a DAG
-layered by the number of moves played.  A whole 4x4 tree has millions of states, but the
-grading figures only need the *winnable* states (one stack still reachable) and their children.
-``explore`` walks the DAG depth first, memoised in a hash table, and does not expand a state
-once the partition test proves it dead (its tops fall into classes that can never merge, see
-``solvers.stacksquared.kernel``).  A state's values are folded into its parent once its moves
-are done (a state met again is always finished: no state is its own descendant).  Per state:
+layered by the number of moves played.  Both kernels memoise states in a hash table and never
+expand a *dead* state (its tops fall into classes of the compatibility or shared-line graph that
+can never merge): such a state cannot win, so this changes the speed, never a value.  Moves come
+in a fixed reference order (``kernel.generate_moves`` unordered: mover cell, then
+destination cell, row-major) so that the first
+solution and the effort figures are reproducible.
+
+``explore`` walks the whole winnable part of the DAG depth first and folds each state's values
+into its parent once its moves are done (a state met again is always finished: no state is its
+own descendant).  Per state:
 
 * ``win``: a single stack is reachable;
 * ``prob``: the chance that a player picking uniformly among legal moves ends in one stack;
@@ -16,15 +20,15 @@ are done (a state met again is always finished: no state is its own descendant).
 * ``sols``: the number of distinct winning move sequences (float64, exact below 2**53);
 * ``crit``: the fewest critical states (more than half of the legal moves lose) on a winning line.
 
-Every figure is a function of the winnable sub-DAG alone, so the pruning test changes the speed,
-never the values.  Moves are generated in a fixed reference order (mover cell, then destination
-cell, row-major) so the effort figure is reproducible.  A state limit stops the walk with
-``STATE_LIMIT``: no figure is then reported (never guessed).
+A whole 4x4 tree has millions of states, so ``explore`` takes a state limit and then reports
+``STATE_LIMIT`` (no figure is guessed).  ``decide`` answers one position at a time (stopping at
+the first single stack) with a table shared across calls; ``mistakes`` marks the losing
+children of winnable states.
 """
 import numpy as np
 from numba import njit
 
-from solvers.stacksquared.kernel import component, lowest_bit, pack_state, state_hash
+from solvers.stacksquared.kernel import cannot_merge, generate_moves, pack_state, state_hash
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -34,48 +38,6 @@ NO_CRIT = 1 << 30   # the crit value of a state without a winning line
 # Outcome codes.
 DONE = 0
 STATE_LIMIT = 2
-
-
-@njit(cache=True)
-def reference_moves(card, occupied, line, compat, move_from, move_to, base):
-    """Write the legal moves at ``base`` in reference order (mover, then destination cell)."""
-    count = 0
-    rest = occupied
-    while rest:
-        a = lowest_bit(rest)
-        rest &= rest - ONE
-        partners = line[a] & occupied
-        while partners:
-            b = lowest_bit(partners)
-            partners &= partners - ONE
-            if (compat[card[a]] >> np.uint64(card[b])) & ONE:
-                move_from[base + count] = a
-                move_to[base + count] = b
-                count += 1
-    return count
-
-
-@njit(cache=True)
-def dead(card, occupied, line, compat, work_adj):
-    """True when the stacks can never form one: the compatibility graph of the tops or the
-    shared-line graph, split recursively, leaves more than one class."""
-    rest = occupied
-    while rest:
-        a = lowest_bit(rest)
-        rest &= rest - ONE
-        mask = ZERO
-        others = occupied & ~(ONE << np.uint64(a))
-        while others:
-            b = lowest_bit(others)
-            others &= others - ONE
-            if (compat[card[a]] >> np.uint64(card[b])) & ONE:
-                mask |= ONE << np.uint64(b)
-        work_adj[a] = mask
-    first = lowest_bit(occupied)
-    part = component(first, occupied, work_adj)
-    if part == occupied:
-        part = component(first, occupied, line)
-    return part != occupied
 
 
 @njit(cache=True)
@@ -152,6 +114,7 @@ def explore(card0, line, compat, max_states):
     per_level = n * n
     move_from = np.zeros((n + 1) * per_level, dtype=np.int64)
     move_to = np.zeros((n + 1) * per_level, dtype=np.int64)
+    move_rank = np.zeros((n + 1) * per_level, dtype=np.int64)
     cursor = np.zeros(n + 1, dtype=np.int64)
     first = np.zeros(n + 1, dtype=np.int64)
     end = np.zeros(n + 1, dtype=np.int64)
@@ -171,7 +134,7 @@ def explore(card0, line, compat, max_states):
     outcome = DONE
 
     depth = 0
-    expand = stacks0 == 1 or not dead(card, occupied, line, compat, work_adj)
+    expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat, work_adj)
     if not expand:
         crit[0] = NO_CRIT
         return outcome, keys[:1], depth_of[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1], 0
@@ -181,8 +144,8 @@ def explore(card0, line, compat, max_states):
             base = depth * per_level
             first[depth] = base
             cursor[depth] = base
-            end[depth] = base + reference_moves(card, occupied, line, compat, move_from,
-                                                move_to, base)
+            end[depth] = base + generate_moves(card, occupied, line, compat, False, move_from,
+                                               move_to, move_rank, base)
             acc_win[depth] = 0
             acc_prob[depth] = 0.0
             acc_half[depth] = 0.0
@@ -221,7 +184,8 @@ def explore(card0, line, compat, max_states):
                 if count * 10 >= capacity * 7:
                     capacity *= 2
                     slots = rehash(keys, count, capacity)
-                if stacks0 - depth - 1 == 1 or not dead(card, occupied, line, compat, work_adj):
+                if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat,
+                                                                work_adj):
                     depth += 1
                     sid_at[depth] = child
                     expand = True
@@ -286,6 +250,7 @@ def mistakes(keys, win, line, compat):
     key = np.zeros(width, dtype=np.uint64)
     move_from = np.zeros(n * n, dtype=np.int64)
     move_to = np.zeros(n * n, dtype=np.int64)
+    move_rank = np.zeros(n * n, dtype=np.int64)
     for sid in range(count):
         if not win[sid]:
             continue
@@ -294,7 +259,8 @@ def mistakes(keys, win, line, compat):
             card[i] = np.int8((keys[sid, i >> 3] >> np.uint64((i & 7) * 8)) & np.uint64(255)) - 1
             if card[i] >= 0:
                 occupied |= ONE << np.uint64(i)
-        moves = reference_moves(card, occupied, line, compat, move_from, move_to, 0)
+        moves = generate_moves(card, occupied, line, compat, False, move_from, move_to,
+                               move_rank, 0)
         for m in range(moves):
             a, b = move_from[m], move_to[m]
             saved = card[b]
@@ -307,3 +273,128 @@ def mistakes(keys, win, line, compat):
             card[a] = card[b]
             card[b] = saved
     return lost
+
+
+# Status of a state in the decision table of ``line_figures``.
+OPEN = 0
+WINS = 1
+LOSES = 2
+
+
+@njit(cache=True)
+def insert(keys, status, slots, count, slot, key):
+    """Store ``key`` at the free ``slot``; returns the (maybe regrown) table and the new id."""
+    if count == keys.shape[0]:
+        keys = grow(keys, 2 * count)
+        status = grow(status, 2 * count)
+    keys[count] = key
+    slots[slot] = count
+    count += 1
+    if count * 10 >= slots.shape[0] * 7:
+        slots = rehash(keys, count, 2 * slots.shape[0])
+    return keys, status, slots, count, count - 1
+
+
+@njit(cache=True)
+def decide(card, occupied, stacks, line, compat, keys, status, slots, count, max_states, path):
+    """Whether one stack is reachable from ``card``: a memoised depth-first search that stops at
+    the first single stack, sharing the table (``keys``, ``status``, ``slots``, ``count``) with
+    earlier calls.  Returns ``(result, keys, status, slots, count, length)``: result WINS, LOSES
+    or OPEN when the state limit stopped it; on WINS ``path[:length]`` holds the moves played
+    (mover cell * 64 + destination cell), reconstructed from the search stack.
+    """
+    n = card.shape[0]
+    width = keys.shape[1]
+    card = card.copy()
+    size = np.zeros(n, dtype=np.int64)
+    key = np.zeros(width, dtype=np.uint64)
+    work_adj = np.zeros(n, dtype=np.uint64)
+    pack_state(card, size, False, key)
+    slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
+    if slots[slot] >= 0 and status[slots[slot]] != OPEN:
+        return status[slots[slot]], keys, status, slots, count, 0
+    if stacks == 1:
+        return WINS, keys, status, slots, count, 0
+    if cannot_merge(card, occupied, line, compat, work_adj):
+        return LOSES, keys, status, slots, count, 0
+    per_level = n * n
+    move_from = np.zeros((stacks + 1) * per_level, dtype=np.int64)
+    move_to = np.zeros((stacks + 1) * per_level, dtype=np.int64)
+    move_rank = np.zeros((stacks + 1) * per_level, dtype=np.int64)
+    cursor = np.zeros(stacks + 1, dtype=np.int64)
+    end = np.zeros(stacks + 1, dtype=np.int64)
+    sid_at = np.zeros(stacks + 1, dtype=np.int64)
+    undo_card = np.zeros(stacks + 1, dtype=np.int8)
+    sid = slots[slot]
+    if sid < 0:
+        keys, status, slots, count, sid = insert(keys, status, slots, count, slot, key)
+    sid_at[0] = sid
+    status[sid] = OPEN
+    depth = 0
+    end[0] = generate_moves(card, occupied, line, compat, False, move_from, move_to,
+                            move_rank, 0)
+    result = LOSES
+    while True:
+        if cursor[depth] >= end[depth]:
+            status[sid_at[depth]] = LOSES
+            if depth == 0:
+                break
+            depth -= 1
+            i = cursor[depth] - 1
+            a, b = move_from[i], move_to[i]
+            card[a] = card[b]
+            card[b] = undo_card[depth]
+            occupied |= ONE << np.uint64(a)
+            continue
+        i = cursor[depth]
+        cursor[depth] = i + 1
+        a, b = move_from[i], move_to[i]
+        undo_card[depth] = card[b]
+        card[b] = card[a]
+        card[a] = MISSING
+        occupied &= ~(ONE << np.uint64(a))
+        pack_state(card, size, False, key)
+        slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
+        child = slots[slot]
+        known = LOSES
+        if child >= 0:
+            known = status[child]
+        else:
+            if max_states >= 0 and count >= max_states:
+                result = OPEN
+                break
+            keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
+            if stacks - depth - 1 == 1:
+                known = WINS
+            elif cannot_merge(card, occupied, line, compat, work_adj):
+                known = LOSES
+            else:
+                known = OPEN
+            status[child] = known
+        if known == WINS:
+            status[child] = WINS
+            result = WINS
+            depth += 1
+            break
+        if known == OPEN:
+            depth += 1
+            sid_at[depth] = child
+            cursor[depth] = depth * per_level
+            end[depth] = cursor[depth] + generate_moves(card, occupied, line, compat, False,
+                                                        move_from, move_to, move_rank,
+                                                        cursor[depth])
+            continue
+        card[a] = card[b]
+        card[b] = undo_card[depth]
+        occupied |= ONE << np.uint64(a)
+    length = 0
+    if result == WINS:
+        length = depth
+        for d in range(depth):
+            status[sid_at[d]] = WINS
+            i = cursor[d] - 1
+            path[d] = move_from[i] * 64 + move_to[i]
+    elif result == OPEN:
+        for d in range(depth + 1):
+            status[sid_at[d]] = OPEN
+    return result, keys, status, slots, count, length

@@ -1,0 +1,151 @@
+"""Puzzle packs (DESIGN.md contract): build, load, validate against the shipped schema, show.
+
+Validation is in three steps: the JSON Schema; every stored solution replayed by the rules
+module (``solvers.stacksquared.replay``: one stack at the end, or the claimed ``max_score``); and
+every puzzle re-graded exactly, its ``level``, ``score`` and ``metrics`` compared with the pack's.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from puzzlegen import __version__
+from puzzlegen.symmetry import canonical
+from solvers.errors import BadInput
+from solvers.stacksquared import Deal, replay
+
+FORMAT, VERSION = "puzzlegen-pack", 1
+
+
+def schema() -> dict:
+    return json.loads((resources.files("puzzlegen") / "schema" / "pack.schema.json").read_text())
+
+
+def puzzle_entry(pid: str, deal: Deal, grade) -> dict:
+    """One pack entry for ``deal`` and its :class:`puzzlegen.grading.Grade`."""
+    return {"id": pid, "deal": str(deal), "rows": deal.rows, "cols": deal.cols,
+            "level": grade.level, "score": grade.score, "metrics": grade.metrics,
+            "solution": grade.solution}
+
+
+def build(puzzles: list[dict], method: str, seed: int | None, parameters: dict) -> dict:
+    return {"format": FORMAT, "version": VERSION, "game": "stacksquared",
+            "created_with": {"tool": f"puzzlegen {__version__}", "method": method, "seed": seed,
+                             "parameters": parameters},
+            "puzzles": puzzles}
+
+
+def dumps(pack: dict) -> str:
+    return json.dumps(pack, indent=1) + "\n"
+
+
+def load(path: str | Path) -> dict:
+    """Read a pack and check it against the schema; :class:`BadInput` naming the field."""
+    try:
+        pack = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path} is not a UTF-8 text file") from None
+    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(pack),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
+        parts = list(first.absolute_path)
+        if len(parts) >= 2 and parts[0] == "puzzles" and isinstance(parts[1], int):
+            pid = pack["puzzles"][parts[1]].get("id", f"#{parts[1]}")
+            where = f"puzzle {pid}: " + "/".join(str(p) for p in parts[2:])
+        raise BadInput(f"{path} does not match the pack schema at {where}: {first.message}")
+    return pack
+
+
+def same(a, b) -> bool:
+    """Equal figures (floats to 1e-9 relative)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b
+
+
+def check_puzzle(entry: dict, regrade: bool) -> list[str]:
+    """The problems of one puzzle (empty when it is what the pack claims)."""
+    from puzzlegen.grading import GradeLimit, grade
+
+    pid = entry["id"]
+    try:
+        deal = Deal.parse(entry["deal"], entry["rows"], entry["cols"])
+    except BadInput as exc:
+        return [f"puzzle {pid}: field deal: {exc}"]
+    problems = []
+    try:
+        end = replay(deal, entry["solution"])
+        if entry["metrics"]["single_stack"] and end.stacks() != 1:
+            problems.append(f"puzzle {pid}: field solution: ends in {end.stacks()} stacks, not one")
+        if end.score() != entry["metrics"]["max_score"]:
+            problems.append(f"puzzle {pid}: field solution: reaches score {end.score()}, the pack "
+                            f"claims max_score {entry['metrics']['max_score']}")
+    except BadInput as exc:
+        problems.append(f"puzzle {pid}: field solution: {exc}")
+    if regrade:
+        try:
+            fresh = grade(deal)
+        except GradeLimit as exc:
+            return problems + [f"puzzle {pid}: cannot be re-graded exactly: {exc}"]
+        for field in ("level", "score"):
+            if not same(entry[field], getattr(fresh, field)):
+                problems.append(f"puzzle {pid}: field {field}: the pack says {entry[field]!r}, "
+                                f"re-grading gives {getattr(fresh, field)!r}")
+        for name in sorted(set(entry["metrics"]) | set(fresh.metrics)):
+            mine, theirs = entry["metrics"].get(name), fresh.metrics.get(name)
+            if not same(mine, theirs):
+                problems.append(f"puzzle {pid}: field metrics.{name}: the pack says {mine!r}, "
+                                f"re-grading gives {theirs!r}")
+    return problems
+
+
+def validate(pack: dict, sample: int | None = None, seed: int = 0) -> list[str]:
+    """Every problem of a schema-valid ``pack``: duplicate ids or deals, replays, re-grades.
+
+    With ``sample``, only that many puzzles (chosen by ``seed``) are re-graded; every puzzle is
+    still parsed, replayed and checked for duplicates.
+    """
+    puzzles = pack["puzzles"]
+    chosen = set(range(len(puzzles)))
+    if sample is not None and sample < len(puzzles):
+        chosen = set(random.Random(seed).sample(range(len(puzzles)), sample))
+    problems, ids, forms = [], {}, {}
+    for i, entry in enumerate(puzzles):
+        pid = entry["id"]
+        if pid in ids:
+            problems.append(f"puzzle {pid}: field id: also used by puzzle #{ids[pid]}")
+        ids.setdefault(pid, i)
+        try:
+            form = canonical(Deal.parse(entry["deal"], entry["rows"], entry["cols"]))
+            if form in forms:
+                problems.append(f"puzzle {pid}: field deal: the same deal up to symmetry as "
+                                f"puzzle {forms[form]}")
+            forms.setdefault(form, pid)
+        except BadInput:
+            pass  # reported by check_puzzle
+        problems.extend(check_puzzle(entry, i in chosen))
+    return problems
+
+
+def show(pack: dict) -> str:
+    """The pack for people: a header, then each puzzle's grid, level, score and solution."""
+    made = pack["created_with"]
+    lines = [f"{len(pack['puzzles'])} {pack['game']} puzzles ({made['tool']}, method "
+             f"{made['method']}, seed {made['seed']})"]
+    for entry in pack["puzzles"]:
+        deal = Deal.parse(entry["deal"], entry["rows"], entry["cols"])
+        score = "-" if entry["score"] is None else f"{entry['score']:.1f}"
+        lines += ["", f"{entry['id']}  {entry['rows']}x{entry['cols']}  level {entry['level']}  "
+                      f"score {score}  max score {entry['metrics']['max_score']}",
+                  *("  " + row for row in deal.grid_text().splitlines()),
+                  "  solution: " + " ".join(entry["solution"])]
+    return "\n".join(lines)
