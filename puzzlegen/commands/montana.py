@@ -1,0 +1,152 @@
+"""``puzzlegen montana``: solve a game (every round's moves) and measure win rates."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from puzzlegen import clitools, stats
+from puzzlegen.fileio import write_atomic
+from solvers.errors import BadInput
+from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
+                             parse_deal, solve)
+from solvers.result import Limits, Status
+
+
+def rule_options(fn):
+    """The options shared by ``solve`` and ``winrate``: deck, variant, redeals, limits."""
+    options = [
+        click.option("--ranks", type=int, default=13, show_default=True,
+                     help="Ranks A..N in four suits; four rows of N columns."),
+        click.option("--redeals", type=int, default=2, show_default=True,
+                     help="Reshuffles after the first deal (0: a single deal)."),
+        click.option("--gaps", type=click.Choice(["after-locked", "random"]),
+                     default="after-locked", show_default=True,
+                     help="Where a redeal puts the gaps: right after each row's locked cards, "
+                          "or at random (the aces shuffled in and removed again)."),
+        click.option("--movable-twos", is_flag=True,
+                     help="A Two already in the first column may also move to another "
+                          "first-column gap (Solitaire Laboratory's rule)."),
+        click.option("--max-states", type=int, default=DEFAULT_MAX_STATES, show_default=True,
+                     help="Layouts kept per round (the transposition table); more ends the "
+                          "round with 'limit'."),
+        click.option("--seconds", type=float, default=None,
+                     help="Time limit per round (default none)."),
+        click.option("--prune", is_flag=True,
+                     help="Skip layouts whose stuck cards bound them below the best seen "
+                          "(sound; slower on random deals, see docs/montana.md)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _rules(ranks: int, gaps: str, movable_twos: bool) -> Rules:
+    return Rules(ranks, movable_twos=movable_twos, random_gaps=gaps == "random")
+
+
+def _limits(seconds: float | None) -> Limits:
+    if seconds is not None and seconds <= 0:
+        raise BadInput(f"--seconds must be positive, got {seconds}")
+    return Limits(seconds=seconds)
+
+
+cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals, win rates.")
+
+
+@cli.command("solve")
+@click.argument("deal", nargs=-1)
+@click.option("--seed", type=int, default=None, help="Deal the deck shuffled by this seed.")
+@click.option("--redeal-seed", type=int, default=None,
+              help="Seed of the reshuffles (default: --seed, or 0 for a DEAL).")
+@rule_options
+@clitools.json_option
+def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
+              prune, as_json):
+    """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
+
+    DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
+    --ranks 5: "3C AD 4S 2H 5D ..."; or give --seed S instead.
+    """
+    rules = _rules(ranks, gaps, movable_twos)
+    if (seed is None) == (not deal):
+        raise BadInput("give either a DEAL or --seed, not both and not neither")
+    cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
+    result = solve(cells, _limits(seconds), rules, redeals,
+                   redeal_seed if redeal_seed is not None else seed or 0, max_states, prune)
+    if as_json:
+        clitools.emit_json(game_json(result))
+        return
+    for i, rnd in enumerate(result.details["rounds"], 1):
+        r = rnd.result
+        how = {Status.SOLVED: "won", Status.UNSOLVABLE: "the most possible",
+               Status.LIMIT: "best found before the limit"}[r.status]
+        click.echo(f"round {i}: {r.value} of {rules.target} cards locked ({how}), "
+                   f"{r.details['states']} states")
+        click.echo(format_grid(rnd.deal, ranks))
+        click.echo("moves: " + (" ".join(str(m) for m in r.moves) or "(none)"))
+    click.echo(f"{'won' if result.details['won'] else 'not won'}"
+               f"{' (stopped by a limit)' if result.status is Status.LIMIT else ''}")
+
+
+def _play(job: tuple) -> dict:
+    """One deal of a win-rate run (module level, for worker processes)."""
+    seed, rules, redeals, limits, max_states, prune = job
+    result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
+                   prune)
+    outcome = "won" if result.details["won"] else \
+        "limit" if result.status is Status.LIMIT else "lost"
+    return {"seed": seed, "result": outcome, "locked": result.value,
+            "rounds": len(result.details["rounds"]), "states": result.details["states"],
+            "seconds": round(result.seconds, 6)}
+
+
+@cli.command("winrate")
+@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Deals use seeds S, S+1, ...")
+@rule_options
+@clitools.jobs_option
+@click.option("--per-deal", type=click.Path(dir_okay=False), default=None,
+              help="Write one JSON line per deal to this file.")
+@clitools.json_option
+def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, prune,
+                jobs, per_deal, as_json):
+    """Win rate over seeded deals, with a Wilson 95% interval and the count of limits."""
+    rules = _rules(ranks, gaps, movable_twos)
+    limits = _limits(seconds)
+    if redeals < 0:
+        raise BadInput(f"--redeals must be at least 0, got {redeals}")
+    if max_states < 1:
+        raise BadInput(f"--max-states must be at least 1, got {max_states}")
+    jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]
+    solve(deal_from_seed(0, 3), rules=Rules(3))  # load the kernel before the clock starts
+    rows = list(clitools.progress(clitools.map_jobs(_play, jobs_list, jobs), total=deals,
+                                  desc="montana"))
+    if per_deal:
+        write_atomic(per_deal, "".join(json.dumps(r) + "\n" for r in rows))
+    won = sum(r["result"] == "won" for r in rows)
+    limit = sum(r["result"] == "limit" for r in rows)
+    times = sorted(r["seconds"] for r in rows)
+    summary = {"deals": deals, "seed": seed, "ranks": ranks, "redeals": redeals, "gaps": gaps,
+               "movable_twos": movable_twos, "max_states": max_states,
+               "won": stats.proportion_summary(won, deals - limit), "lost": deals - won - limit,
+               "limit": limit, "won_if_limits_lost": won / deals,
+               "won_if_limits_won": (won + limit) / deals,
+               "mean_locked": sum(r["locked"] for r in rows) / deals,
+               "seconds": {"median": stats.percentile(times, 50),
+                           "p99": stats.percentile(times, 99), "total": sum(times)}}
+    if as_json:
+        clitools.emit_json(summary)
+        return
+    w = summary["won"]
+    lo, hi = w["wilson95"]
+    rate = f"{100 * w['rate']:.2f}%" if w["rate"] is not None else "n/a"
+    click.echo(f"{deals} deals (ranks {ranks}, redeals {redeals}, gaps {gaps}"
+               f"{', movable twos' if movable_twos else ''}): won {won}, lost {summary['lost']}, "
+               f"limit {limit}")
+    click.echo(f"win rate {rate} of decided deals (Wilson 95%: {100 * lo:.2f}%..{100 * hi:.2f}%); "
+               f"counting limits as lost..won: {100 * summary['won_if_limits_lost']:.2f}%.."
+               f"{100 * summary['won_if_limits_won']:.2f}%")
+    click.echo(f"mean locked {summary['mean_locked']:.2f} of {rules.target}; seconds per deal "
+               f"median {summary['seconds']['median']:.4f}, p99 {summary['seconds']['p99']:.4f}")

@@ -1,0 +1,78 @@
+"""``puzzlegen montana``: the JSON contract, replayed moves, win rates, and bad input."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.commands.montana import cli
+from solvers.cards import Card
+from solvers.montana.rules import Move, Rules, locked_count, parse_deal, replay
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
+                                   ["--redeals", "0"]])
+def test_solve_json_rounds_replay(extra):
+    result = run("solve", "--seed", 3, "--ranks", 6, "--json", *extra)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    rules = Rules(6, movable_twos="--movable-twos" in extra)
+    assert set(out) >= {"won", "rounds", "status", "locked"}
+    for rnd in out["rounds"]:
+        moves = [Move(Card.parse(m["card"]), tuple(m["to"])) for m in rnd["moves"]]
+        assert locked_count(replay(parse_deal(rnd["deal"], 6), moves, rules), 6) == rnd["locked"]
+    assert out["won"] == (out["rounds"][-1]["locked"] == 20)
+
+
+def test_solve_a_deal_and_print_for_people():
+    deal = "2C 3C 3D AC 2D AD 2H 3H AH 2S 3S AS"
+    result = run("solve", *deal.split(), "--ranks", 3)
+    assert result.exit_code == 0, result.output
+    assert "round 1: 8 of 8 cards locked (won)" in result.output
+    assert result.output.strip().endswith("won")
+
+
+def test_winrate_json_counts_and_jobs_agree():
+    args = ["winrate", "--deals", 30, "--ranks", 5, "--redeals", 0, "--json"]
+    one, two = run(*args), run(*args, "--jobs", 2)
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    a, b = json.loads(one.output), json.loads(two.output)
+    assert a["won"] == b["won"] and a["limit"] == b["limit"] == 0
+    assert a["won"]["count"] + a["lost"] + a["limit"] == 30
+    lo, hi = a["won"]["wilson95"]
+    assert lo <= a["won"]["rate"] <= hi
+
+
+def test_winrate_counts_limits_separately(tmp_path):
+    per_deal = tmp_path / "deals.jsonl"
+    result = run("winrate", "--deals", 3, "--max-states", 5, "--per-deal", per_deal, "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    lines = [json.loads(line) for line in per_deal.read_text().splitlines()]
+    assert out["limit"] == sum(r["result"] == "limit" for r in lines) == 3 - out["won"]["count"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--ranks", 3, "AC", "2C"], "the deal has 2 cards, expected 12"),
+    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3H".split()], "duplicate card 3H"),
+    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 9S".split()],
+     "card 9S is not in a deck of ranks A..3"),
+    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H ZZ".split()], "malformed card"),
+    (["solve", "--seed", 1, "--ranks", 2], "--ranks must be between 3 and 13"),
+    (["solve"], "give either a DEAL or --seed"),
+    (["solve", "--seed", 1, "AC"], "give either a DEAL or --seed"),
+    (["solve", "--seed", 1, "--redeals", -1], "--redeals must be at least 0"),
+    (["solve", "--seed", 1, "--max-states", 0], "--max-states must be at least 1"),
+    (["solve", "--seed", 1, "--seconds", 0], "--seconds must be positive"),
+    (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
+    (["winrate", "--deals", 2, "--max-states", 0], "--max-states must be at least 1"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert "Traceback" not in result.output

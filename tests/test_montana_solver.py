@@ -1,0 +1,140 @@
+"""The Montana kernel against a brute-force breadth-first oracle, the plain search, and replay."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solvers.cards import full_deck
+from solvers.montana import Rules, deal_from_seed, parse_deal, solve, solve_round
+from solvers.montana.rules import locked_count, redeal, redeal_rng, replay
+from solvers.result import Limits, Status
+
+
+def oracle(cells, n, movable_twos):
+    """(won, most locked cards) over every layout reachable in one round, breadth-first.
+
+    Written from the rules text alone, on cards coded ``16 * suit + rank`` (0 for a gap): a
+    card goes right of its same-suit predecessor; a first-column gap takes a Two from another
+    column (or, with movable Twos, any other Two).  Stops at the first won layout.
+    """
+    def locked(layout):
+        total = 0
+        for r in range(0, 4 * n, n):
+            k = 0
+            while k < n - 1 and layout[r + k] == layout[r] + k and layout[r] % 16 == 2:
+                k += 1
+            total += k
+        return total
+
+    start = tuple(0 if c is None else 16 * c.suit + c.rank for c in cells)
+    target = 4 * (n - 1)
+    seen = {start}
+    frontier = [start]
+    best = locked(start)
+    while frontier and best < target:
+        nxt = []
+        for layout in frontier:
+            for gap in (i for i, c in enumerate(layout) if c == 0):
+                if gap % n == 0:
+                    cards = [16 * s + 2 for s in range(4)
+                             if movable_twos or layout.index(16 * s + 2) % n != 0]
+                else:
+                    left = layout[gap - 1]
+                    cards = [left + 1] if left and left % 16 != n else []
+                for card in cards:
+                    after = list(layout)
+                    after[layout.index(card)], after[gap] = 0, card
+                    after = tuple(after)
+                    if after not in seen:
+                        seen.add(after)
+                        nxt.append(after)
+                        best = max(best, locked(after))
+        frontier = nxt
+    return best == target, best
+
+
+@st.composite
+def deals(draw, ranks):
+    n = draw(ranks)
+    deck = draw(st.permutations(full_deck(n)))
+    return n, tuple(None if c.rank == 1 else c for c in deck)
+
+
+def check_round(cells, rules, result):
+    """The line of play replays and reaches the claimed locked cards."""
+    assert locked_count(replay(cells, result.moves, rules), rules.ranks) == result.value
+    assert (result.status is Status.SOLVED) == (result.value == rules.target)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.one_of(st.tuples(deals(st.integers(5, 6)), st.just(False)),
+                 st.tuples(deals(st.just(5)), st.just(True))))
+def test_kernel_agrees_with_breadth_first_oracle(case):
+    (n, cells), movable_twos = case
+    rules = Rules(n, movable_twos=movable_twos)
+    result = solve_round(cells, rules=rules, prune=True)
+    won, best = oracle(cells, n, movable_twos)
+    assert result.status is (Status.SOLVED if won else Status.UNSOLVABLE)
+    assert result.value == best
+    check_round(cells, rules, result)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.one_of(st.tuples(deals(st.integers(5, 8)), st.just(False)),
+                 st.tuples(deals(st.integers(5, 6)), st.just(True))))
+def test_pruning_and_table_agree_with_plain_search(case):
+    (n, cells), movable_twos = case
+    rules = Rules(n, movable_twos=movable_twos)
+    full = solve_round(cells, rules=rules, prune=True)
+    unpruned = solve_round(cells, rules=rules)
+    assert (full.status, full.value) == (unpruned.status, unpruned.value)
+    assert full.details["states"] <= unpruned.details["states"]
+    check_round(cells, rules, full)
+    if not movable_twos:  # the plain search has no table, so it would follow cycles
+        plain = solve_round(cells, Limits(nodes=20_000), rules, table=False)
+        check_round(cells, rules, plain)
+        if plain.status is not Status.LIMIT:
+            assert (plain.status, plain.value) == (full.status, full.value)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(5, 7), st.integers(0, 3), st.booleans(),
+       st.booleans())
+def test_games_replay_round_by_round(seed, n, redeals, random_gaps, movable_twos):
+    rules = Rules(n, movable_twos=movable_twos, random_gaps=random_gaps)
+    play = dict(rules=rules, redeals=redeals, redeal_seed=seed, max_states=100_000)
+    result = solve(deal_from_seed(seed, n), **play)
+    rounds = result.details["rounds"]
+    rng = redeal_rng(seed)
+    layout = deal_from_seed(seed, n)
+    for i, rnd in enumerate(rounds):
+        assert rnd.deal == layout
+        check_round(layout, rules, rnd.result)
+        if i + 1 < len(rounds):
+            assert rnd.result.status is Status.UNSOLVABLE
+            layout = redeal(replay(layout, rnd.result.moves, rules), rules, rng)
+    assert result.status is rounds[-1].result.status
+    assert result.details["won"] == (result.status is Status.SOLVED)
+    assert result.status is not Status.UNSOLVABLE or len(rounds) == redeals + 1
+    assert solve(deal_from_seed(seed, n), **play).details["rounds"][-1].deal == rounds[-1].deal
+
+
+def test_limits_report_limit_never_unsolvable():
+    cells = deal_from_seed(0, 13)
+    for result in (solve_round(cells, max_states=50), solve_round(cells, Limits(nodes=50))):
+        assert result.status is Status.LIMIT
+        check_round(cells, Rules(), result)
+    game = solve(cells, Limits(nodes=50))
+    assert game.status is Status.LIMIT and not game.details["won"]
+    assert len(game.details["rounds"]) == 1
+
+
+@pytest.mark.parametrize("text,status,locked", [
+    ("2C 3C AC 2D 3D AD 2H 3H AH 2S 3S AS", Status.SOLVED, 8),   # already won
+    ("2C 3C 3D AC 2D AD 2H 3H AH 2S 3S AS", Status.SOLVED, 8),   # 3D moves next to 2D
+    ("3C AC 2C 3D AD 2D 3H AH 2H 3S AS 2S", Status.UNSOLVABLE, 0),  # gaps behind Kings
+])
+def test_known_small_layouts(text, status, locked):
+    rules = Rules(3)
+    cells = parse_deal(text, 3)
+    result = solve_round(cells, rules=rules)
+    assert (result.status, result.value) == (status, locked)
+    check_round(cells, rules, result)
