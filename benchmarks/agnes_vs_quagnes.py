@@ -1,0 +1,119 @@
+"""Agreement and speed against quagnes 1.1.0, deal by deal, in one process.
+
+For each rule variant and deals 0..N-1 of a seed: our result and CPU time, quagnes's result and CPU
+time (quagnes with a state limit so a run stays bounded).  Won/lost must agree wherever both
+finish; the speed ratio is total quagnes CPU over total puzzlegen CPU on the deals both finished.
+
+    nice -n 10 python benchmarks/agnes_vs_quagnes.py --rules Up-Suit-None,Down-Color-None \
+        --deals 1000 --seed 2024 --quagnes-max-states 20000 --out agree.jsonl
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+import quagnes
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from agnes_peer import RESULT, _EMPTY  # noqa: E402
+
+from solvers.agnes import Deal, parse_rules, solve  # noqa: E402
+from solvers.agnes.rules import QUAGNES_SUIT_TO_OURS  # noqa: E402
+from solvers.cards import Card  # noqa: E402
+from solvers.result import Limits, Status  # noqa: E402
+
+OURS = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}
+
+
+def run_variant(name: str, start: int, deals: int, seed: int, q_max: int, our_max: int,
+                out) -> dict:
+    rules = parse_rules(name)
+    kwargs = dict(move_to_empty_pile=_EMPTY[rules.empty], move_same_suit=rules.same_suit,
+                  split_runs=rules.split, face_up=rules.face_up, max_states=q_max)
+    random.seed(seed)
+    tally = {"rules": rules.name, "deals": deals, "both": 0, "agree": 0, "disagree": [],
+             "q_limit": 0, "our_limit": 0, "q_cpu": 0.0, "our_cpu": 0.0, "won": 0}
+    for _ in range(start):
+        quagnes.Agnes(**kwargs)
+    for index in range(start, start + deals):
+        game = quagnes.Agnes(**kwargs)
+        deal = Deal(tuple(Card(c.rank + 1, QUAGNES_SUIT_TO_OURS[c.suit])
+                          for c in game._initial_deck))
+        t = time.process_time()
+        ours = solve(deal, rules, Limits(nodes=our_max), with_moves=False)
+        our_cpu = time.process_time() - t
+        t = time.process_time()
+        theirs = RESULT[game.play()]
+        q_cpu = time.process_time() - t
+        mine = OURS[ours.status]
+        out.write(json.dumps({"rules": rules.name, "index": index, "ours": mine,
+                              "states": ours.nodes, "our_cpu": round(our_cpu, 5),
+                              "quagnes": theirs, "quagnes_states": game.n_states_checked,
+                              "quagnes_cpu": round(q_cpu, 5)}) + "\n")
+        tally["q_limit"] += theirs == "limit"
+        tally["our_limit"] += mine == "limit"
+        if "limit" not in (mine, theirs):
+            tally["both"] += 1
+            tally["won"] += mine == "won"
+            tally["q_cpu"] += q_cpu
+            tally["our_cpu"] += our_cpu
+            if mine == theirs:
+                tally["agree"] += 1
+            else:
+                tally["disagree"].append(index)
+    tally["ratio"] = tally["q_cpu"] / tally["our_cpu"] if tally["our_cpu"] else None
+    return tally
+
+
+def table(per_deal_path: str) -> str:
+    """Markdown table from the per-deal lines (the last line per variant and deal counts)."""
+    rows: dict[tuple[str, int], dict] = {}
+    for line in Path(per_deal_path).read_text().splitlines():
+        row = json.loads(line)
+        rows[row["rules"], row["index"]] = row
+    out = ["| Rules | Deals | Both finished | Agree | Disagree | quagnes limit | our limit "
+           "| quagnes CPU s | our CPU s | ratio |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for name in dict.fromkeys(rules for rules, _ in rows):
+        mine = [r for (rules, _), r in rows.items() if rules == name]
+        both = [r for r in mine if "limit" not in (r["ours"], r["quagnes"])]
+        q_cpu = sum(r["quagnes_cpu"] for r in both)
+        our_cpu = sum(r["our_cpu"] for r in both)
+        agree = sum(r["ours"] == r["quagnes"] for r in both)
+        out.append(f"| {name} | {len(mine)} | {len(both)} | {agree} | {len(both) - agree} "
+                   f"| {sum(r['quagnes'] == 'limit' for r in mine)} "
+                   f"| {sum(r['ours'] == 'limit' for r in mine)} | {q_cpu:.1f} | {our_cpu:.2f} "
+                   f"| {q_cpu / our_cpu:.0f}x |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="", help="comma-separated rule names")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=0, help="first deal index")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--quagnes-max-states", type=int, default=20000)
+    parser.add_argument("--max-states", type=int, default=50_000_000)
+    parser.add_argument("--out", default="agnes_vs_quagnes.jsonl")
+    parser.add_argument("--table", metavar="JSONL", help="only print the table of a per-deal file")
+    args = parser.parse_args()
+    if args.table:
+        print(table(args.table))
+        return
+    solve(Deal(tuple(Card.from_index(i) for i in range(52))), parse_rules("Up-Suit-None"))  # compile
+    with open(args.out, "a", encoding="utf-8") as out:
+        for name in args.rules.split(","):
+            tally = run_variant(name, args.start, args.deals, args.seed,
+                                args.quagnes_max_states, args.max_states, out)
+            out.flush()
+            tally["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            print(json.dumps(tally), flush=True)
+
+
+if __name__ == "__main__":
+    main()

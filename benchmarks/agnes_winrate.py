@@ -1,0 +1,90 @@
+"""The seed README's 10,000-deal win-rate table, recomputed, beside quagnes's published figures.
+
+Runs ``puzzlegen agnes winrate`` for each variant (per-deal lines in benchmarks/results/), then
+prints a Markdown table from every per-deal file present, so a run split over several sessions
+(``--only``) still gives one table.
+
+    nice -n 10 python benchmarks/agnes_winrate.py --deals 10000 --seed 2024 --jobs 2
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+from puzzlegen.stats import wilson_interval
+
+RESULTS = Path(__file__).resolve().parent / "results"
+# quagnes README (10,000 deals each): wins, completed deals, mean and max states (quagnes counts).
+PUBLISHED = {
+    "Down-Color-None": ("99 (1.0% [0.8%, 1.2%])", "10,000", "89.0 (156.1)", "63.7"),
+    "Up-Color-None": ("113 (1.1% [0.9%, 1.4%], 1.2% [1.0%, 1.4%])", "9,996", "72.6 (112.8)",
+                      "46.3"),
+    "Up-Suit-None": ("42 (0.4% [0.3%, 0.6%])", "10,000", "10.2 (163.9)", "8.5"),
+    "Up-Suit-None-NoSplit": ("40 (0.4% [0.3%, 0.5%])", "10,000", "5.9 (94.1)", "6.1"),
+    "Up-Suit-HighRun": ("1454 (14.5% [13.9%, 15.2%])", "10,000", "207.3 (999.3)", "31.9"),
+    "Up-Suit-HighRun-NoSplit": ("1411 (14.1% [13.4%, 14.8%])", "10,000", "112.9 (500.9)", "22.6"),
+    "Up-Suit-AnyRun-NoSplit": ("6384 (63.8% [62.9%, 64.8%])", "10,000", "59.2 (340.2)", "16.1"),
+    "Up-Suit-AnyRun": ("not published (memory)", "-", "-", "-"),
+}
+
+
+def per_deal_file(rules: str, seed: int) -> Path:
+    return RESULTS / f"agnes_winrate_{rules}_seed{seed}.jsonl"
+
+
+def run(rules: str, args) -> None:
+    cmd = [sys.executable, "-c", "from puzzlegen.cli import main; main()", "agnes", "winrate", "--rules", rules,
+           "--deals", str(args.deals), "--seed", str(args.seed), "--jobs", str(args.jobs),
+           "--max-states", str(args.max_states), "--per-deal", str(per_deal_file(rules, args.seed)),
+           "--json"]
+    subprocess.run(cmd, check=True)
+
+
+def table(seed: int) -> str:
+    rows = ["| Rules | Deals | Limit | Wins, n (% [Wilson 95%]) | Mean (SD) states (10^3) "
+            "| Max states (10^6) | quagnes published: wins | completed | mean (SD) 10^3 "
+            "| max 10^6 |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for rules, published in PUBLISHED.items():
+        path = per_deal_file(rules, seed)
+        if not path.exists():
+            continue
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        n = len(lines)
+        won = sum(line["result"] == "won" for line in lines)
+        limit = sum(line["result"] == "limit" for line in lines)
+        states = [line["states"] for line in lines if line["result"] != "limit"]
+        mean = sum(states) / len(states)
+        sd = math.sqrt(sum((s - mean) ** 2 for s in states) / (len(states) - 1))
+        lo, hi = wilson_interval(won, n)
+        wins = f"{won} ({100 * won / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%])"
+        if limit:
+            lo2, hi2 = wilson_interval(won + limit, n)
+            wins += f"; limits as wins {100 * (won + limit) / n:.1f}% [{100 * lo2:.1f}%, {100 * hi2:.1f}%]"
+        rows.append(f"| {rules} | {n:,} | {limit} ({100 * limit / n:.2f}%) | {wins} "
+                    f"| {mean / 1e3:.1f} ({sd / 1e3:.1f}) | {max(states) / 1e6:.2f} | "
+                    + " | ".join(published) + " |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--max-states", type=int, default=20_000_000)
+    parser.add_argument("--only", default=",".join(PUBLISHED), help="comma-separated variants")
+    parser.add_argument("--table-only", action="store_true", help="just print the table")
+    args = parser.parse_args()
+    RESULTS.mkdir(exist_ok=True)
+    if not args.table_only:
+        for rules in args.only.split(","):
+            run(rules, args)
+    print(table(args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Public surface of the Agnes solver: deals, rules and ``solve``."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from solvers.agnes import kernel
+from solvers.agnes.rules import (Board, Deal, Move, Rules, deal_from_seed, deals_from_seed,
+                                 format_deck, parse_deck, parse_rules, replay)
+from solvers.errors import BadInput
+from solvers.result import Limits, SolveResult, Status
+
+__all__ = ["Board", "Deal", "Move", "Rules", "deal_from_seed", "deals_from_seed", "format_deal",
+           "parse_deal", "parse_rules", "read_deck", "replay", "solve"]
+
+_EMPTY = {"None": kernel.NONE, "Any1": kernel.ANY1, "AnyRun": kernel.ANYRUN,
+          "High1": kernel.HIGH1, "HighRun": kernel.HIGHRUN}
+_STATUS = {kernel.WON: Status.SOLVED, kernel.LOST: Status.UNSOLVABLE, kernel.LIMIT: Status.LIMIT}
+DEFAULT_TABLE_BITS = 21   # 2**21 entries of 64 bytes: 128 MiB
+
+
+class _Workspace:
+    """The losing-state table, kept per process and reused by every solve."""
+
+    def __init__(self, table_bits: int) -> None:
+        self.keys = np.zeros(1 << table_bits, np.uint64)
+        self.encs = np.zeros((1 << table_bits, kernel.WORDS), np.uint64)
+        self.epoch = 0
+
+    def next_epoch(self) -> int:
+        self.epoch = self.epoch % (2**31 - 1) + 1
+        if self.epoch == 1:
+            self.keys[:] = 0
+        return self.epoch
+
+
+_workspaces: dict[int, _Workspace] = {}
+
+
+def parse_deal(text: str) -> Deal:
+    """A deck in card notation or quagnes's ``(rank, suit)`` lines; base card first."""
+    return parse_deck(text)
+
+
+def format_deal(deal: Deal) -> str:
+    """The deck in card notation, base card first."""
+    return format_deck(deal)
+
+
+def read_deck(path: str) -> Deal:
+    """Read a deck file (either format); :class:`BadInput` if it is not a valid deck."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read deck file {path}: {getattr(exc, 'strerror', None) or exc}")
+    return parse_deck(text)
+
+
+def _decode(deal: Deal, board: Board, code: int) -> Move:
+    kind, src = code & 3, (code >> 2) & 7
+    if kind == 0:
+        return Move("deal")
+    pile = board.piles[src]
+    if kind == 1:
+        return Move("found", src + 1, card=pile[-1])
+    count = code >> 8
+    return Move("tableau", src + 1, ((code >> 5) & 7) + 1, count, pile[-count])
+
+
+def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = False,
+          prune: int = kernel.ALL, table_bits: int = DEFAULT_TABLE_BITS,
+          with_moves: bool = True) -> SolveResult:
+    """Solve ``deal`` under ``rules`` exactly: ``solved`` (with the winning moves),
+    ``unsolvable`` or ``limit``.
+
+    ``maximize`` searches every reachable state for the highest score (cards on the
+    foundations) instead of stopping early on a dead deal; ``value`` is that score, exact unless
+    the status is ``limit`` (otherwise it is the best score the search met).  ``details`` holds
+    ``max_score``.  ``prune`` selects the kernel's prunings (``kernel.ALL``; 0 for the plain
+    search); ``table_bits`` sizes the losing-state table (2**bits entries of 64 bytes);
+    ``with_moves=False`` skips building the move list (for win-rate runs).
+    """
+    if not 4 <= table_bits <= 30:
+        raise BadInput(f"table bits must be 4..30, not {table_bits}")
+    deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
+    line = np.empty(kernel.MAX_DEPTH, np.int64)
+    work = _workspaces.get(table_bits) or _workspaces.setdefault(table_bits, _Workspace(table_bits))
+    started = time.perf_counter()
+    status, nodes, best, length = kernel.search(
+        deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty], rules.split, prune, maximize,
+        limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(), line)
+    seconds = time.perf_counter() - started
+    moves = []
+    board = Board.start(deal, rules) if with_moves else None
+    for code in line[:length] if with_moves else ():
+        move = _decode(deal, board, int(code))
+        board.apply(move, check=False)   # the tests replay every line with the checks on
+        moves.append(move)
+    exact = maximize and status != kernel.LIMIT or status == kernel.WON
+    return SolveResult(_STATUS[status], moves, int(nodes), seconds, value=int(best),
+                       details={"rules": rules.name, "max_score": int(best),
+                                "max_score_exact": bool(exact)})

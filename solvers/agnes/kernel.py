@@ -1,0 +1,378 @@
+"""The Agnes search kernel: iterative depth-first search over one board updated in place.
+
+Cards are ``rel_rank * 4 + suit`` (suit 0..3 = C D H S, so the same-colour suit of ``s`` is
+``3 - s``).  Moves are ints: kind (bits 0-1: 0 deal, 1 foundation, 2 tableau), source pile (2-4),
+target pile (5-7), card count (8-12).
+
+Losing states go into a bounded transposition table: a bucketed open-addressing table keyed by a
+64-bit hash of an exact 7-word encoding of the state (stock size, hidden counts, every tableau card
+in canonical pile order); a hash match counts only if the stored encoding is equal too, so a
+collision can never make a state look lost.  A state enters the table when the search enters it,
+so the table also cuts repetitions along the current line; whatever is still in it when the line
+is left has lost (a win ends the search).  Without the table, repetitions are found by scanning
+the line back to the last deal or foundation move.  The encoding carries the solve's epoch, so
+one table serves many solves without clearing; entries of older epochs count as free.  When a
+bucket is full an entry is replaced: the table is a cache, and forgetting a state costs time,
+never correctness.
+"""
+import numpy as np
+from numba import njit
+
+from solvers.timing import now
+
+NONE, ANY1, ANYRUN, HIGH1, HIGHRUN = 0, 1, 2, 3, 4
+# Pruning switches (each tested against the plain search).
+SAFE = 1       # force a foundation move when no card could ever need to go onto it
+DEAD = 2       # 'None' rule: a cycle of highest-rank cards blocking suits loses (not in max mode)
+EMPTY = 4      # only the first of several equivalent empty piles; no whole-pile relabelling
+SYMMETRY = 8   # piles no deal can reach any more are interchangeable (canonical order)
+TABLE = 16     # transposition table of losing states
+ALL = 31
+
+WON, LOST, LIMIT = 0, 1, 2
+MAX_DEPTH = 1 << 15
+MAX_MOVES = 400
+WORDS = 7
+BUCKET = 4
+
+
+@njit(cache=True)
+def _same_colour(a, b):
+    sa = a & 3
+    sb = b & 3
+    return (sa == sb) or (sa == 3 - sb)
+
+
+@njit(cache=True)
+def _encode(piles, ln, hid, stock, prune, epoch, out):
+    """Exact canonical encoding of the state into ``out[0:7]``; returns its 64-bit hash."""
+    keys = np.empty(7, np.int64)
+    order = np.empty(7, np.int64)
+    for p in range(7):
+        if (prune & SYMMETRY) == 0 or p < stock:
+            keys[p] = p
+        elif ln[p] == 0:
+            keys[p] = 7
+        else:
+            keys[p] = 8 + piles[p, 0]
+        order[p] = p
+    for i in range(1, 7):
+        j = i
+        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
+            t = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = t
+            j -= 1
+    w0 = np.uint64(stock) | (np.uint64(epoch) << np.uint64(32))
+    for i in range(7):
+        w0 |= np.uint64(hid[order[i]]) << np.uint64(5 + 3 * i)
+    out[0] = w0
+    for w in range(1, WORDS):
+        out[w] = np.uint64(0)
+    sym = 0
+    for i in range(7):
+        p = order[i]
+        for k in range(ln[p] + 1):
+            v = np.uint64(piles[p, k] + 1) if k < ln[p] else np.uint64(0)
+            w = 1 + sym // 10
+            out[w] |= v << np.uint64(6 * (sym % 10))
+            sym += 1
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in range(WORDS):
+        h = (h ^ out[w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    if h == np.uint64(0):
+        h = np.uint64(1)
+    return h
+
+
+@njit(cache=True)
+def _equal(a, b):
+    for w in range(WORDS):
+        if a[w] != b[w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _tt_find(keys, encs, h, enc):
+    base = np.int64(h & np.uint64(keys.shape[0] - 1)) & ~(BUCKET - 1)
+    for i in range(base, base + BUCKET):
+        if keys[i] == h and _equal(encs[i], enc):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _tt_add(keys, encs, h, enc):
+    base = np.int64(h & np.uint64(keys.shape[0] - 1)) & ~(BUCKET - 1)
+    slot = base + np.int64((h >> np.uint64(40)) & np.uint64(BUCKET - 1))
+    epoch = enc[0] >> np.uint64(32)
+    for i in range(base, base + BUCKET):
+        if keys[i] == h and _equal(encs[i], enc):
+            return
+    for i in range(base, base + BUCKET):
+        if keys[i] == np.uint64(0) or (encs[i, 0] >> np.uint64(32)) != epoch:
+            slot = i
+            break
+    keys[slot] = h
+    for w in range(WORDS):
+        encs[slot, w] = enc[w]
+
+
+@njit(cache=True)
+def _dead(piles, ln):
+    """Highest-rank cards block their own suit or each other in a cycle (valid for 'None')."""
+    g = np.zeros(4, np.int64)
+    for p in range(7):
+        kings = 0
+        for i in range(ln[p] - 1, -1, -1):
+            c = piles[p, i]
+            if (c >> 2) == 12:
+                kings |= 1 << (c & 3)
+            for k in range(4):
+                if (kings >> k) & 1 and ((c >> 2) < 12 or (c & 3) != k):
+                    g[k] |= 1 << (c & 3)
+    reach = g.copy()
+    for _ in range(4):
+        for i in range(4):
+            for j in range(4):
+                if (reach[i] >> j) & 1:
+                    reach[i] |= g[j]
+    for i in range(4):
+        if (reach[i] >> i) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf, at):
+    """Write the moves of this state into ``buf[at:]``; return how many.  The search tries them
+    last to first, as quagnes does: pile 7's foundation move, its runs longest first, ..., the
+    deal last."""
+    n = 0
+    if prune & SAFE:
+        for p in range(7):
+            if ln[p] > 0:
+                c = piles[p, ln[p] - 1]
+                r = c >> 2
+                s = c & 3
+                if r == found[s] + 1 and found[3 - s] >= r - 2:
+                    buf[at] = 1 | (p << 2)
+                    return 1
+    if stock > 0:
+        buf[at] = 0
+        n = 1
+    for p in range(7):
+        L = ln[p]
+        k = 1
+        while k <= L - hid[p]:
+            head = piles[p, L - k]
+            hr = head >> 2
+            goes_on = False
+            if L - k - 1 >= hid[p]:
+                a = piles[p, L - k - 1]
+                if (a >> 2) == hr + 1:
+                    if same_suit:
+                        goes_on = (a & 3) == (head & 3)
+                    else:
+                        goes_on = _same_colour(a, head)
+            if split or not goes_on:
+                whole = k == L
+                empty_seen = False
+                for t in range(7):
+                    if t == p:
+                        continue
+                    if ln[t] > 0:
+                        tc = piles[t, ln[t] - 1]
+                        if (tc >> 2) != hr + 1 or not _same_colour(tc, head):
+                            continue
+                    else:
+                        if empty_rule == NONE:
+                            continue
+                        if (empty_rule == ANY1 and k != 1) or (
+                                empty_rule == HIGH1 and (k != 1 or hr != 12)) or (
+                                empty_rule == HIGHRUN and hr != 12):
+                            continue
+                        if (prune & EMPTY) and t >= stock:
+                            if empty_seen:
+                                continue
+                            empty_seen = True
+                            if whole and p >= stock:
+                                continue
+                    buf[at + n] = 2 | (p << 2) | (t << 5) | (k << 8)
+                    n += 1
+            if not goes_on:
+                break
+            k += 1
+        if L > 0 and (piles[p, L - 1] >> 2) == found[piles[p, L - 1] & 3] + 1:
+            buf[at + n] = 1 | (p << 2)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _apply(piles, ln, hid, found, stock, deck, m):
+    """Play move ``m``; return (new stock, undo info: the card moved or -1, +64 if it flipped)."""
+    kind = m & 3
+    p = (m >> 2) & 7
+    if kind == 0:
+        cnt = 7 if stock > 2 else 2
+        for q in range(cnt):
+            piles[q, ln[q]] = deck[52 - stock]
+            ln[q] += 1
+            stock -= 1
+        return stock, -1
+    info = 0
+    if kind == 1:
+        c = piles[p, ln[p] - 1]
+        ln[p] -= 1
+        found[c & 3] += 1
+        info = c
+    else:
+        t = (m >> 5) & 7
+        k = m >> 8
+        for i in range(k):
+            piles[t, ln[t] + i] = piles[p, ln[p] - k + i]
+        ln[t] += k
+        ln[p] -= k
+    if ln[p] > 0 and hid[p] == ln[p]:
+        hid[p] -= 1
+        info += 64
+    return stock, info
+
+
+@njit(cache=True)
+def _undo(piles, ln, hid, found, stock, m, info):
+    """Take back move ``m`` played with undo ``info``; return the stock size."""
+    kind = m & 3
+    p = (m >> 2) & 7
+    if kind == 0:
+        cnt = 2 if stock == 0 else 7
+        for q in range(cnt - 1, -1, -1):
+            ln[q] -= 1
+            stock += 1
+        return stock
+    if info >= 64:
+        hid[p] += 1
+        info -= 64
+    if kind == 1:
+        piles[p, ln[p]] = info
+        ln[p] += 1
+        found[info & 3] -= 1
+    else:
+        t = (m >> 5) & 7
+        k = m >> 8
+        for i in range(k):
+            piles[p, ln[p] + i] = piles[t, ln[t] - k + i]
+        ln[p] += k
+        ln[t] -= k
+    return stock
+
+
+@njit(cache=True)
+def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nodes, max_seconds,
+           keys, encs, epoch, line):
+    """Depth-first search from the deal ``deck`` (52 card codes, base card first).
+
+    ``keys``/``encs`` are the losing-state table (a power of two of entries, reused across solves
+    with a fresh ``epoch`` each, 1..2**31).
+    Returns (status, nodes, max_score, line length): status WON/LOST/LIMIT; ``line`` receives the
+    winning moves, or (if not won) a line of play reaching ``max_score``.
+    """
+    piles = np.zeros((7, 64), np.int64)
+    ln = np.zeros(7, np.int64)
+    hid = np.zeros(7, np.int64)
+    found = np.full(4, -1, np.int64)
+    found[deck[0] & 3] = 0
+    pos = 1
+    for row in range(7):
+        for j in range(row, 7):
+            piles[j, ln[j]] = deck[pos]
+            ln[j] += 1
+            pos += 1
+            if not face_up and j != row:
+                hid[j] += 1
+    stock = 52 - pos
+    start = np.empty(MAX_DEPTH + 1, np.int64)
+    count = np.empty(MAX_DEPTH, np.int64)
+    nexti = np.empty(MAX_DEPTH, np.int64)
+    played = np.empty(MAX_DEPTH, np.int64)
+    undo = np.empty(MAX_DEPTH, np.int64)
+    hashes = np.empty(MAX_DEPTH, np.uint64)
+    path_enc = np.empty((MAX_DEPTH, WORDS), np.uint64)
+    seg = np.empty(MAX_DEPTH, np.int64)
+    enc = np.zeros(WORDS, np.uint64)
+    buf = np.empty(1 << 16, np.int64)
+    use_dead = (prune & DEAD) != 0 and empty_rule == NONE and not maximize
+    t0 = now()
+
+    best = 1
+    best_len = 0
+    nodes = 1
+    d = 0
+    hashes[0] = _encode(piles, ln, hid, stock, prune, epoch, path_enc[0])
+    if prune & TABLE:
+        _tt_add(keys, encs, hashes[0], path_enc[0])
+    if use_dead and _dead(piles, ln):
+        return LOST, nodes, best, 0
+    start[0] = 0
+    nexti[0] = 0
+    seg[0] = 0
+    count[0] = _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf, 0)
+    start[1] = count[0]
+    while True:
+        if nexti[d] == count[d]:
+            if prune & TABLE:   # it may have been evicted since it was entered
+                _tt_add(keys, encs, hashes[d], path_enc[d])
+            if d == 0:
+                return LOST, nodes, best, best_len
+            d -= 1
+            stock = _undo(piles, ln, hid, found, stock, played[d], undo[d])
+            continue
+        if (max_nodes >= 0 and nodes >= max_nodes) or d + 2 >= MAX_DEPTH:
+            return LIMIT, nodes, best, best_len
+        m = buf[start[d] + count[d] - 1 - nexti[d]]
+        nexti[d] += 1
+        stock, info = _apply(piles, ln, hid, found, stock, deck, m)
+        played[d] = m
+        undo[d] = info
+        nodes += 1
+        score = found[0] + found[1] + found[2] + found[3] + 4
+        if score > best:
+            best = score
+            best_len = d + 1
+            line[:d + 1] = played[:d + 1]
+            if score == 52:
+                return WON, nodes, best, best_len
+        if max_seconds >= 0 and (nodes & 4095) == 0 and now() - t0 > max_seconds:
+            return LIMIT, nodes, best, best_len
+        h = _encode(piles, ln, hid, stock, prune, epoch, enc)
+        skip = False
+        if prune & TABLE:
+            # States on the line are in the table already, so this also cuts repetitions.
+            skip = _tt_find(keys, encs, h, enc)
+        elif (m & 3) == 2:
+            for j in range(seg[d], d + 1):
+                if hashes[j] == h and _equal(path_enc[j], enc):
+                    skip = True
+                    break
+        if not skip and use_dead and (m & 3) == 0 and _dead(piles, ln):
+            skip = True
+        if skip:
+            stock = _undo(piles, ln, hid, found, stock, m, info)
+            continue
+        d += 1
+        hashes[d] = h
+        path_enc[d, :] = enc
+        if prune & TABLE:
+            _tt_add(keys, encs, h, enc)
+        seg[d] = seg[d - 1] if (m & 3) == 2 else d
+        nexti[d] = 0
+        count[d] = _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune,
+                        buf, start[d])
+        start[d + 1] = start[d] + count[d]
+        if start[d + 1] + MAX_MOVES > buf.shape[0]:
+            grown = np.empty(2 * buf.shape[0], np.int64)
+            grown[:start[d + 1]] = buf[:start[d + 1]]
+            buf = grown

@@ -1,0 +1,98 @@
+"""``puzzlegen agnes``: the contract fields, readable output, deck files and bad input."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+from solvers.agnes import Move, deal_from_seed, parse_rules, replay
+from solvers.agnes.rules import format_deck
+from solvers.cards import Card
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["agnes", *args])
+
+
+def _move(obj):
+    kind = {"deal": "deal", "foundation": "found", "tableau": "tableau"}[obj["type"]]
+    card = Card.parse(obj["card"]) if "card" in obj else None
+    return Move(kind, obj.get("from", 0), obj.get("to", 0), obj.get("count", 0), card)
+
+
+def test_solve_json_line_replays():
+    result = run("solve", "--rules", "up-suit-anyrun-nosplit", "--seed", "5", "--index", "139",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["status"] == "solved" and out["result"] == "won" and out["max_score"] == 52
+    assert out["states"] == out["nodes"] > 0
+    board = replay(deal_from_seed(5, 139), parse_rules("Up-Suit-AnyRun-NoSplit"),
+                   [_move(m) for m in out["moves"]])
+    assert board.score == 52
+
+
+def _untimed(output):
+    return [line for line in output.splitlines() if not line.startswith("result:")]
+
+
+def test_solve_readable_and_deck_file_in_both_formats(tmp_path):
+    deal = deal_from_seed(5, 83)
+    seeded = run("solve", "--rules", "Up-Color-High1", "--seed", "5", "--index", "83")
+    assert seeded.exit_code == 0 and "winning line:" in seeded.output
+    assert "   1. " in seeded.output and "pile 7:" in seeded.output
+    for quagnes in (False, True):
+        path = tmp_path / f"deck{quagnes}.txt"
+        path.write_text(format_deck(deal, quagnes=quagnes))
+        from_file = run("solve", "--rules", "Up-Color-High1", "--deck", str(path))
+        assert from_file.exit_code == 0
+        assert _untimed(from_file.output) == _untimed(seeded.output)
+
+
+def test_limit_is_reported_as_limit():
+    out = json.loads(run("solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--index", "9",
+                         "--max-states", "50", "--json").output)
+    assert out["status"] == "limit" and out["result"] == "limit" and out["states"] <= 50
+
+
+def test_winrate_json_and_per_deal_lines(tmp_path):
+    per_deal = tmp_path / "deals.jsonl"
+    args = ["winrate", "--rules", "Up-Suit-AnyRun-NoSplit", "--deals", "6", "--seed", "5",
+            "--max-states", "20000", "--json"]
+    result = run(*args, "--per-deal", str(per_deal))
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    lines = [json.loads(line) for line in per_deal.read_text().splitlines()]
+    assert [line["index"] for line in lines] == list(range(6))
+    assert all(set(line) == {"index", "result", "states", "max_score"} for line in lines)
+    for key in ("won", "lost", "limit"):
+        assert summary[key] == sum(line["result"] == key for line in lines)
+    lo, hi = summary["win_rate"]["wilson95"]
+    assert lo <= summary["won"] / 6 <= hi
+    parallel = json.loads(run(*args, "--jobs", "2").output)
+    assert {k: parallel[k] for k in ("won", "lost", "limit")} == \
+           {k: summary[k] for k in ("won", "lost", "limit")}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--rules", "Up-Suit-Nothing", "--seed", "1"], "unknown rules"),
+    (["solve", "--rules", "Up-Suit-None"], "exactly one of --seed"),
+    (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--deck", "x.txt"], "exactly one of"),
+    (["solve", "--rules", "Up-Suit-None", "--deck", "/no/such/deck.txt"], "cannot read deck file"),
+    (["winrate", "--rules", "sideways", "--deals", "3"], "unknown rules"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and message in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("text,message", [("AC " * 52, "duplicate card AC"),
+                                          ("(0, 0)\n(13, 1)\n", "malformed deck line 2"),
+                                          ("AC 2C", "2 cards, expected 52")])
+def test_bad_deck_files(tmp_path, text, message):
+    path = tmp_path / "deck.txt"
+    path.write_text(text)
+    result = run("solve", "--rules", "Up-Suit-None", "--deck", str(path))
+    assert result.exit_code == 2 and message in result.output and result.output.count("\n") == 1
