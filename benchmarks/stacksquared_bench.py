@@ -15,6 +15,7 @@ import argparse
 import itertools
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -98,27 +99,35 @@ def scaling(args) -> None:
               f"{t.max():.1f} |")
 
 
+def timed_run(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def startup(args) -> None:
-    """Wall time of `puzzlegen stacksquared solve` on the example deal, cold and warm."""
+    """Wall and CPU time of `puzzlegen stacksquared solve` on the example deal, cold and warm.
+
+    On a busy machine wall time overstates what an idle one gives; CPU time does not.
+    """
     exe = shutil.which("puzzlegen") or sys.exit("puzzlegen is not installed")
     cmd = [exe, "stacksquared", "solve", "--seed", "367297990", "--json"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        runs = []
-        for _ in range(1 + args.repeat):
-            start = time.perf_counter()
-            subprocess.run(cmd, env=env, check=True, capture_output=True)
-            runs.append(time.perf_counter() - start)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True)
-    bare = time.perf_counter() - start
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import numba"], check=True)
-    numba_import = time.perf_counter() - start
+        runs = [timed_run(cmd, env) for _ in range(1 + args.repeat)]
+    bare = timed_run([sys.executable, "-c", "pass"])
+    numba_import = timed_run([sys.executable, "-c", "import numba"])
     warm = sorted(runs[1:])
-    print(f"cold (compiling into an empty cache): {runs[0]:.2f} s wall")
-    print(f"warm: median {warm[len(warm) // 2]:.2f} s, best {warm[0]:.2f} s wall over {len(warm)} runs")
-    print(f"same run: python -c pass {bare:.2f} s, python -c 'import numba' {numba_import:.2f} s")
+    cpu = sorted(r[1] for r in runs[1:])
+    print(f"cold (compiling into an empty cache): {runs[0][0]:.2f} s wall, {runs[0][1]:.2f} s CPU")
+    print(f"warm over {len(warm)} runs: wall median {warm[len(warm) // 2][0]:.2f} s, best "
+          f"{warm[0][0]:.2f} s; CPU median {cpu[len(cpu) // 2]:.2f} s")
+    print(f"same run: python -c pass {bare[0]:.2f} s wall / {bare[1]:.2f} s CPU; "
+          f"import numba {numba_import[0]:.2f} s wall / {numba_import[1]:.2f} s CPU")
 
 
 def symmetry(args) -> None:
