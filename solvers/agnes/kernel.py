@@ -30,7 +30,7 @@ TABLE = 16     # transposition table of losing states
 ALL = 31
 
 WON, LOST, LIMIT = 0, 1, 2
-MAX_DEPTH = 1 << 15
+MAX_DEPTH = 1 << 18   # longest line searched; deeper lines report LIMIT
 MAX_MOVES = 400
 WORDS = 7
 BUCKET = 4
