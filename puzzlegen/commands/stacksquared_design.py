@@ -14,6 +14,7 @@ from puzzlegen.grading import LEVELS, GradeLimit, grade as grade_deal, parse_lev
 from puzzlegen.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
+from solvers.stacksquared.rules import check_grid
 
 
 def read_deal(deal: str | None, seed: int | None, rows: int, cols: int) -> Deal:
@@ -107,6 +108,7 @@ def generate(rows, cols, count, level, method, seed, out, jobs, as_json):
     The pack is rewritten atomically after every puzzle, so Ctrl-C keeps the finished ones.
     """
     level = parse_level(level)
+    check_grid(rows, cols)
     from puzzlegen.calibration import load
     load(rows, cols)  # fail early without a calibration
     start = time.perf_counter()
