@@ -41,6 +41,14 @@ STATE_LIMIT = 2
 
 
 @njit(cache=True)
+def move_slabs(levels, per_level):
+    """Move buffers for ``generate_moves``: one slab of ``per_level`` moves per depth."""
+    size = levels * per_level
+    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.zeros(size, dtype=np.int64))
+
+
+@njit(cache=True)
 def lookup(slots, keys, key, mask):
     """The slot where ``key`` is (slots[slot] >= 0) or would go (slots[slot] == -1)."""
     slot = state_hash(key) & mask
@@ -112,9 +120,7 @@ def explore(card0, line, compat, max_states):
 
     # Per depth: the state, its move slab, and the accumulators of its finished children.
     per_level = n * n
-    move_from = np.zeros((n + 1) * per_level, dtype=np.int64)
-    move_to = np.zeros((n + 1) * per_level, dtype=np.int64)
-    move_rank = np.zeros((n + 1) * per_level, dtype=np.int64)
+    move_from, move_to, move_rank = move_slabs(n + 1, per_level)
     cursor = np.zeros(n + 1, dtype=np.int64)
     first = np.zeros(n + 1, dtype=np.int64)
     end = np.zeros(n + 1, dtype=np.int64)
@@ -318,9 +324,7 @@ def decide(card, occupied, stacks, line, compat, keys, status, slots, count, max
     if cannot_merge(card, occupied, line, compat, work_adj):
         return LOSES, keys, status, slots, count, 0
     per_level = n * n
-    move_from = np.zeros((stacks + 1) * per_level, dtype=np.int64)
-    move_to = np.zeros((stacks + 1) * per_level, dtype=np.int64)
-    move_rank = np.zeros((stacks + 1) * per_level, dtype=np.int64)
+    move_from, move_to, move_rank = move_slabs(stacks + 1, per_level)
     cursor = np.zeros(stacks + 1, dtype=np.int64)
     end = np.zeros(stacks + 1, dtype=np.int64)
     sid_at = np.zeros(stacks + 1, dtype=np.int64)
