@@ -21,7 +21,7 @@ import signal
 from simanneal import Annealer
 
 from puzzlegen.calibration import composite, load, percentile_rank
-from puzzlegen.grading import LEVELS, GradeLimit, line_figures
+from puzzlegen.grading import LEVELS, Grade, GradeLimit, grade, line_figures
 from solvers.cards import Card
 from solvers.stacksquared import Deal
 
@@ -108,6 +108,19 @@ def attempt(job: tuple) -> str | None:
     if energy != 0.0:
         return None
     return str(Deal(rows, cols, tuple(state)))
+
+
+def find(job: tuple) -> tuple[str, Grade] | None:
+    """One annealing run and the full grade of the deal it reaches (worker function), or None
+    when the run ended above energy 0 or grading the deal hit its limit."""
+    found = attempt(job)
+    if found is None:
+        return None
+    rows, cols = job[:2]
+    try:
+        return found, grade(Deal.parse(found, rows, cols))
+    except GradeLimit:
+        return None
 
 
 def ignore_sigint() -> None:

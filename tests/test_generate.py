@@ -58,6 +58,17 @@ def test_bad_options_exit_2(tmp_path):
         assert result.exit_code == 2 and result.output.startswith("error: "), result.output
 
 
+def test_attempt_cap_stops_with_the_puzzles_found(tmp_path):
+    out = tmp_path / "capped.json"
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+                                      "--count", "3", "--level", "hard", "--max-attempts", "2",
+                                      "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: found ") and "of 3 hard puzzles in 2" in result.output
+    found = int(result.output.split()[2])
+    assert found == (len(packs.load(out)["puzzles"]) if out.exists() else 0) < 3
+
+
 def test_interrupt_keeps_finished_puzzles(tmp_path):
     out = tmp_path / "int.json"
     proc = subprocess.Popen([sys.executable, "-c", "from puzzlegen.cli import main; main()",

@@ -5,6 +5,7 @@ import json
 import multiprocessing
 import sys
 import time
+from collections import deque
 
 import click
 
@@ -15,6 +16,9 @@ from puzzlegen.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import check_grid
+
+#: Annealing runs allowed per requested puzzle before ``generate`` gives up.
+DEFAULT_ATTEMPTS_PER_PUZZLE = 50
 
 
 def read_deal(deal: str | None, seed: int | None, rows: int, cols: int) -> Deal:
@@ -47,9 +51,21 @@ def grade(deal, seed, rows, cols, as_json):
     click.echo("solution: " + " ".join(result.solution))
 
 
+class AttemptsExhausted(Exception):
+    """``generate`` made its last allowed annealing run before finding every puzzle."""
+
+    def __init__(self, message: str, found: int):
+        super().__init__(message)
+        self.found = found
+
+
 def generate_pack(rows: int, cols: int, count: int, level: str, method: str, seed: int,
-                  jobs: int, out: str, bar=None) -> dict:
-    """Run ``generate`` (see its help); writes ``out`` after every accepted puzzle."""
+                  jobs: int, out: str, bar=None, max_attempts: int | None = None) -> dict:
+    """Run ``generate`` (see its help); writes ``out`` after every accepted puzzle.
+
+    Annealing runs ``k = 0, 1, ...`` go to the workers ahead of need, but their results are
+    taken in order of ``k``, so the pack depends on the seed alone, not on ``jobs``.
+    """
     from puzzlegen import anneal
 
     parameters = {"rows": rows, "cols": cols, "count": count, "level": level,
@@ -61,32 +77,35 @@ def generate_pack(rows: int, cols: int, count: int, level: str, method: str, see
         from puzzlegen import cpsat
         parameters["line_edges"] = rows * cols - 2
         starts = cpsat.start_deals(rows, cols, seed, line_edges=rows * cols - 2)
+    limit = max_attempts if max_attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * count
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(jobs, initializer=anneal.ignore_sigint) as pool:
+        pending: deque = deque()
         k = 0
         while len(puzzles) < count:
-            batch = [(rows, cols, level, seed, k + i,
-                      None if starts is None else str(next(starts))) for i in range(jobs)]
-            k += jobs
-            for found in pool.map(anneal.attempt, batch):
-                if found is None or len(puzzles) == count:
-                    continue
-                deal = Deal.parse(found, rows, cols)
-                form = canonical(deal)
-                if form in seen:
-                    continue
-                try:
-                    graded = grade_deal(deal)
-                except GradeLimit:
-                    continue
-                if graded.level != level:
-                    raise AssertionError(f"annealing reached {deal} but it grades {graded.level}")
-                seen.add(form)
-                puzzles.append(packs.puzzle_entry(f"{rows}x{cols}-{level}-{len(puzzles) + 1:03d}",
-                                                  deal, graded))
-                write_atomic(out, packs.dumps(packs.build(puzzles, method, seed, parameters)))
-                if bar is not None:
-                    bar.update(1)
+            while len(pending) < 2 * jobs and k < limit:
+                job = (rows, cols, level, seed, k, None if starts is None else str(next(starts)))
+                pending.append(pool.apply_async(anneal.find, (job,)))
+                k += 1
+            if not pending:
+                raise AttemptsExhausted(f"found {len(puzzles)} of {count} {level} puzzles in "
+                                        f"{limit} annealing runs (--max-attempts)", len(puzzles))
+            found = pending.popleft().get()
+            if found is None:
+                continue
+            text, graded = found
+            deal = Deal.parse(text, rows, cols)
+            form = canonical(deal)
+            if form in seen:
+                continue
+            if graded.level != level:
+                raise AssertionError(f"annealing reached {deal} but it grades {graded.level}")
+            seen.add(form)
+            puzzles.append(packs.puzzle_entry(f"{rows}x{cols}-{level}-{len(puzzles) + 1:03d}",
+                                              deal, graded))
+            write_atomic(out, packs.dumps(packs.build(puzzles, method, seed, parameters)))
+            if bar is not None:
+                bar.update(1)
     return packs.build(puzzles, method, seed, parameters)
 
 
@@ -100,9 +119,12 @@ def generate_pack(rows: int, cols: int, count: int, level: str, method: str, see
                                       "CP-SAT constructs with a planted solution.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="Pack file to write.")
+@click.option("--max-attempts", type=click.IntRange(1), default=None,
+              help=f"Give up after this many annealing runs "
+                   f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
 @clitools.jobs_option
 @clitools.json_option
-def generate(rows, cols, count, level, method, seed, out, jobs, as_json):
+def generate(rows, cols, count, level, method, seed, out, max_attempts, jobs, as_json):
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
     The pack is rewritten atomically after every puzzle, so Ctrl-C keeps the finished ones.
@@ -117,9 +139,13 @@ def generate(rows, cols, count, level, method, seed, out, jobs, as_json):
         from tqdm import tqdm
         bar = tqdm(total=count, desc="puzzles", unit="puzzle", file=sys.stderr)
     try:
-        pack = generate_pack(rows, cols, count, level, method, seed, jobs, out, bar)
+        pack = generate_pack(rows, cols, count, level, method, seed, jobs, out, bar,
+                             max_attempts)
     except KeyboardInterrupt:
         raise clitools.fail(f"interrupted; the puzzles finished so far are in {out}") from None
+    except AttemptsExhausted as exc:
+        kept = f"; those are in {out}" if exc.found else "; nothing was written"
+        raise clitools.fail(f"{exc}{kept}") from None
     finally:
         if bar is not None:
             bar.close()

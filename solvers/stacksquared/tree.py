@@ -4,10 +4,10 @@ Whether one stack can still be formed depends only on which card tops which cell
 matter), so a state is the tops alone.  Every move removes one stack, so the states form a DAG
 layered by the number of moves played.  Both kernels memoise states in a hash table and never
 expand a *dead* state (its tops fall into classes of the compatibility or shared-line graph that
-can never merge): such a state cannot win, so this changes the speed, never a value.  Moves come
-in a fixed reference order (``kernel.generate_moves`` unordered: mover cell, then
-destination cell, row-major) so that the first
-solution and the effort figures are reproducible.
+can never merge): such a state cannot win, so this changes the speed, never a value.  ``explore``
+and the reference search of ``decide`` take moves in a fixed reference order
+(``kernel.generate_moves`` unordered: mover cell, then destination cell, row-major) so that the
+first solution is reproducible.
 
 ``explore`` walks the whole winnable part of the DAG depth first and folds each state's values
 into its parent once its moves are done (a state met again is always finished: no state is its
@@ -302,12 +302,15 @@ def insert(keys, status, slots, count, slot, key):
 
 
 @njit(cache=True)
-def decide(card, occupied, stacks, line, compat, keys, status, slots, count, max_states, path):
+def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slots, count,
+           max_states, path):
     """Whether one stack is reachable from ``card``: a memoised depth-first search that stops at
     the first single stack, sharing the table (``keys``, ``status``, ``slots``, ``count``) with
-    earlier calls.  Returns ``(result, keys, status, slots, count, length)``: result WINS, LOSES
-    or OPEN when the state limit stopped it; on WINS ``path[:length]`` holds the moves played
-    (mover cell * 64 + destination cell), reconstructed from the search stack.
+    earlier calls.  Moves come in reference order, or with ``order_moves`` in the solver's
+    most-promising-first order (same answer, found sooner).  Returns ``(result, keys, status,
+    slots, count, length)``: result WINS, LOSES or OPEN when the state limit stopped it; on WINS
+    ``path[:length]`` holds the moves played (mover cell * 64 + destination cell),
+    reconstructed from the search stack.
     """
     n = card.shape[0]
     width = keys.shape[1]
@@ -335,7 +338,7 @@ def decide(card, occupied, stacks, line, compat, keys, status, slots, count, max
     sid_at[0] = sid
     status[sid] = OPEN
     depth = 0
-    end[0] = generate_moves(card, occupied, line, compat, False, move_from, move_to,
+    end[0] = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
                             move_rank, 0)
     result = LOSES
     while True:
@@ -384,7 +387,7 @@ def decide(card, occupied, stacks, line, compat, keys, status, slots, count, max
             depth += 1
             sid_at[depth] = child
             cursor[depth] = depth * per_level
-            end[depth] = cursor[depth] + generate_moves(card, occupied, line, compat, False,
+            end[depth] = cursor[depth] + generate_moves(card, occupied, line, compat, order_moves,
                                                         move_from, move_to, move_rank,
                                                         cursor[depth])
             continue
