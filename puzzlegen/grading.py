@@ -18,9 +18,9 @@ single-stack solution a memoised depth-first search finds in reference move orde
 - ``flocks``: connected components of the compatibility graph of the dealt cards (1 = flockable).
 - ``compat_edges`` / ``line_edges``: compatible pairs of dealt cards, and those sharing a line.
 
-When the winnable part of the game tree has at most ``TREE_STATES`` states, the *tree* figures
-are computed from it exactly (else they are ``null`` and ``tree`` is ``"limit"``):
-``winnable_states`` (states from which one stack is reachable), ``winnable_share`` (of the
+When the game tree fits ``TREE_STATES`` stored states (every reachable state that is not dead,
+plus the dead children; ``grade --tree-states`` raises it), the *tree* figures are computed
+exactly (else they are ``null`` and ``tree`` is ``"limit"``): ``winnable_states`` (states from which one stack is reachable), ``winnable_share`` (of the
 states a player can be in without having lost earlier, the share still winnable),
 ``random_win`` (the probability that uniformly random legal play wins), ``halfway_random`` (the
 probability that such play is still winnable after half of the moves), ``solutions`` (distinct
@@ -158,10 +158,10 @@ def graph_figures(deal: Deal) -> dict:
             "compat_edges": len(pairs), "line_edges": len(line_pairs)}
 
 
-def tree_figures(deal: Deal) -> dict:
-    """The whole-tree figures (see the module docstring), ``null`` past ``TREE_STATES``."""
+def tree_figures(deal: Deal, max_states: int = TREE_STATES) -> dict:
+    """The whole-tree figures (see the module docstring), ``null`` past ``max_states``."""
     line, compat = line_masks(deal.rows, deal.cols), compat_masks()
-    out = tree.explore(tops(Position.start(deal)), line, compat, TREE_STATES)
+    out = tree.explore(tops(Position.start(deal)), line, compat, max_states)
     outcome, keys, _, win, prob, half, sols, crit, _ = out
     names = ("winnable_states", "winnable_share", "random_win", "halfway_random", "solutions",
              "min_critical")
@@ -181,7 +181,8 @@ def level_of(score: float) -> str:
     return max((cut, name) for name, cut in LEVELS.items() if score >= cut)[1]
 
 
-def figures(deal: Deal, with_tree: bool = True) -> tuple[dict, list[Move]]:
+def figures(deal: Deal, with_tree: bool = True,
+            tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
     """Every figure of ``deal`` and its reference solution (replayed by the rules module), or
     for a deal without one, a line of play reaching the maximum score.
 
@@ -201,15 +202,15 @@ def figures(deal: Deal, with_tree: bool = True) -> tuple[dict, list[Move]]:
         moves = result.moves
     metrics.update(graph_figures(deal))
     if with_tree:
-        metrics.update(tree_figures(deal))
+        metrics.update(tree_figures(deal, tree_states))
     return metrics, moves
 
 
-def grade(deal: Deal, with_tree: bool = True) -> Grade:
+def grade(deal: Deal, with_tree: bool = True, tree_states: int = TREE_STATES) -> Grade:
     """The grade of ``deal``: level, score, metrics and the reference solution (or best line)."""
     from puzzlegen.calibration import composite, load, percentile_rank
 
-    metrics, moves = figures(deal, with_tree)
+    metrics, moves = figures(deal, with_tree, tree_states)
     if not metrics["single_stack"]:
         return Grade("unsolvable", None, metrics, [str(m) for m in moves])
     table = load(deal.rows, deal.cols)

@@ -174,3 +174,15 @@ def test_unsolvable_deal_is_graded_as_such():
                 if not figures(d)[0]["single_stack"])
     metrics, moves = figures(deal)
     assert replay(deal, moves).score() == metrics["max_score"] < 81
+
+
+def test_tree_states_option_bounds_the_whole_tree_figures():
+    def run(*extra):
+        result = CliRunner().invoke(cli, ["stacksquared", "grade", "--seed", "4", "--rows", "3",
+                                          "--cols", "4", "--json", *extra])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["metrics"]
+
+    small, large = run("--tree-states", "10"), run("--tree-states", "1000000")
+    assert small["tree"] == "limit" and small["random_win"] is None
+    assert large["tree"] == "exact" and 0.0 <= large["random_win"] <= 1.0

@@ -11,7 +11,7 @@ import click
 
 from puzzlegen import clitools, packs
 from puzzlegen.fileio import write_atomic
-from puzzlegen.grading import LEVELS, GradeLimit, grade as grade_deal, parse_level
+from puzzlegen.grading import LEVELS, TREE_STATES, GradeLimit, grade as grade_deal, parse_level
 from puzzlegen.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
@@ -32,12 +32,15 @@ def read_deal(deal: str | None, seed: int | None, rows: int, cols: int) -> Deal:
 @click.option("--seed", type=int, help="Microsoft FreeCell deal number to deal from.")
 @click.option("--rows", type=int, default=4, show_default=True)
 @click.option("--cols", type=int, default=4, show_default=True)
+@click.option("--tree-states", type=click.IntRange(1), default=TREE_STATES, show_default=True,
+              help="Compute the whole-tree figures when the game tree fits this many stored "
+                   "states (a 4x4 tree needs millions: minutes and gigabytes).")
 @clitools.json_option
-def grade(deal, seed, rows, cols, as_json):
+def grade(deal, seed, rows, cols, tree_states, as_json):
     """Grade DEAL (cards row-major) exactly: level, score (0-100) and the figures behind it."""
     the_deal = read_deal(deal, seed, rows, cols)
     try:
-        result = grade_deal(the_deal)
+        result = grade_deal(the_deal, tree_states=tree_states)
     except GradeLimit as exc:
         raise clitools.fail(f"cannot grade this deal exactly: {exc}") from None
     if as_json:
