@@ -4,9 +4,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen.commands.montana import cli
+from puzzlegen.commands.montana import cli, play
 from solvers.cards import Card
 from solvers.montana.rules import Move, Rules, locked_count, parse_deal, replay
+from solvers.result import Limits
 
 
 def run(*args):
@@ -53,6 +54,34 @@ def test_winrate_counts_limits_separately(tmp_path):
     out = json.loads(result.output)
     lines = [json.loads(line) for line in per_deal.read_text().splitlines()]
     assert out["limit"] == sum(r["result"] == "limit" for r in lines) == 3 - out["won"]["count"]
+
+
+def test_first_round_of_a_game_is_the_single_deal(tmp_path):
+    """Round 1 of a game with redeals is the single-deal search: same outcome, deal by deal."""
+    files = {r: tmp_path / f"r{r}.jsonl" for r in (0, 2)}
+    outs = {}
+    for r, path in files.items():
+        result = run("winrate", "--deals", 40, "--seed", 500, "--ranks", 7, "--redeals", r,
+                     "--per-deal", path, "--json")
+        assert result.exit_code == 0, result.output
+        outs[r] = json.loads(result.output)
+    single, game = ([json.loads(line) for line in files[r].read_text().splitlines()]
+                    for r in (0, 2))
+    assert [(d["seed"], d["result"], d["locked"]) for d in single] == \
+        [(d["seed"], d["first"]["result"], d["first"]["locked"]) for d in game]
+    assert outs[2]["first_round"]["won"] == outs[0]["won"] == outs[0]["first_round"]["won"]
+    assert outs[2]["won"]["count"] > outs[2]["first_round"]["won"]["count"]
+
+
+def test_a_bigger_table_changes_only_the_limit_deals():
+    """The search order does not depend on the table size: re-solving a run's limit deals with a
+    bigger table gives exactly the run with that table (how benchmarks/montana_winrate.py works)."""
+    small, big = ([play((seed, Rules(7), 2, Limits(), states, False)) for seed in range(40)]
+                  for states in (3000, 1_000_000))
+    assert any(r["result"] == "limit" for r in small)
+    for a, b in zip(small, big):
+        if a["result"] != "limit":
+            assert {**a, "seconds": 0} == {**b, "seconds": 0}
 
 
 @pytest.mark.parametrize("args,message", [

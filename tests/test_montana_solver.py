@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import Rules, deal_from_seed, parse_deal, solve, solve_round
+from solvers.montana import Rules, api, deal_from_seed, parse_deal, solve, solve_round
 from solvers.montana.rules import locked_count, redeal, redeal_rng, replay
 from solvers.result import Limits, Status
 
@@ -70,11 +70,12 @@ def check_round(cells, rules, result):
 def test_kernel_agrees_with_breadth_first_oracle(case):
     (n, cells), movable_twos = case
     rules = Rules(n, movable_twos=movable_twos)
-    result = solve_round(cells, rules=rules, prune=True)
     won, best = oracle(cells, n, movable_twos)
-    assert result.status is (Status.SOLVED if won else Status.UNSOLVABLE)
-    assert result.value == best
-    check_round(cells, rules, result)
+    for prune in (False, True):  # sleep sets are on without prune or movable Twos
+        result = solve_round(cells, rules=rules, prune=prune)
+        assert result.status is (Status.SOLVED if won else Status.UNSOLVABLE)
+        assert result.value == best
+        check_round(cells, rules, result)
 
 
 @settings(max_examples=30, deadline=None)
@@ -115,6 +116,18 @@ def test_games_replay_round_by_round(seed, n, redeals, random_gaps, movable_twos
     assert result.details["won"] == (result.status is Status.SOLVED)
     assert result.status is not Status.UNSOLVABLE or len(rounds) == redeals + 1
     assert solve(deal_from_seed(seed, n), **play).details["rounds"][-1].deal == rounds[-1].deal
+
+
+def test_table_is_cleared_when_the_generation_stamp_runs_out():
+    cells, rules = deal_from_seed(1, 6), Rules(6)
+    first = solve_round(cells, rules=rules, max_states=100_000)
+    (entry,) = api._tables.values()
+    entry[1] = 2 ** min(32, 64 - api._packing(6)[3]) - 2  # the next round takes the last stamp
+    for _ in range(3):
+        again = solve_round(cells, rules=rules, max_states=100_000)
+        assert (again.status, again.value, again.moves, again.details) == \
+            (first.status, first.value, first.moves, first.details)
+    assert entry[1] == 2
 
 
 def test_limits_report_limit_never_unsolvable():

@@ -89,16 +89,56 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
                f"{' (stopped by a limit)' if result.status is Status.LIMIT else ''}")
 
 
-def _play(job: tuple) -> dict:
-    """One deal of a win-rate run (module level, for worker processes)."""
+def _outcome(result) -> str:
+    return {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}[result.status]
+
+
+def play(job: tuple) -> dict:
+    """One deal of a win-rate run (module level, for worker processes).
+
+    ``first`` is the first round's outcome: the same deal and search as a run with
+    ``--redeals 0``, so one run with redeals also measures the single deal.
+    """
     seed, rules, redeals, limits, max_states, prune = job
     result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
                    prune)
-    outcome = "won" if result.details["won"] else \
-        "limit" if result.status is Status.LIMIT else "lost"
-    return {"seed": seed, "result": outcome, "locked": result.value,
+    first = result.details["rounds"][0].result
+    return {"seed": seed, "result": _outcome(result), "locked": result.value,
             "rounds": len(result.details["rounds"]), "states": result.details["states"],
-            "seconds": round(result.seconds, 6)}
+            "seconds": round(result.seconds, 6),
+            "first": {"result": _outcome(first), "locked": first.value,
+                      "states": first.details["states"]}}
+
+
+def _tally(outcomes: list[dict]) -> dict:
+    """Win rate of the decided deals (Wilson 95%), limits, and the rate if limits lost..won."""
+    deals = len(outcomes)
+    won = sum(o["result"] == "won" for o in outcomes)
+    limit = sum(o["result"] == "limit" for o in outcomes)
+    return {"won": stats.proportion_summary(won, deals - limit), "lost": deals - won - limit,
+            "limit": limit, "won_if_limits_lost": won / deals,
+            "won_if_limits_won": (won + limit) / deals,
+            "mean_locked": sum(o["locked"] for o in outcomes) / deals}
+
+
+def summarize(rows: list[dict], settings: dict) -> dict:
+    """The ``winrate --json`` object of per-deal rows: the game's tally, seconds per deal, and
+    ``first_round``, the tally of the first deal alone (no reshuffle)."""
+    times = sorted(r["seconds"] for r in rows)
+    return {"deals": len(rows), **settings, **_tally(rows),
+            "seconds": {"median": stats.percentile(times, 50),
+                        "p99": stats.percentile(times, 99), "total": sum(times)},
+            "first_round": _tally([r["first"] for r in rows])}
+
+
+def _print_tally(label: str, t: dict) -> None:
+    w = t["won"]
+    lo, hi = w["wilson95"]
+    rate = f"{100 * w['rate']:.2f}%" if w["rate"] is not None else "n/a"
+    click.echo(f"{label}: won {w['count']}, lost {t['lost']}, limit {t['limit']}; win rate "
+               f"{rate} of decided deals (Wilson 95%: {100 * lo:.2f}%..{100 * hi:.2f}%); "
+               f"counting limits as lost..won: {100 * t['won_if_limits_lost']:.2f}%.."
+               f"{100 * t['won_if_limits_won']:.2f}%; mean locked {t['mean_locked']:.2f}")
 
 
 @cli.command("winrate")
@@ -121,32 +161,19 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
         raise BadInput(f"--max-states must be at least 1, got {max_states}")
     jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]
     solve(deal_from_seed(0, 3), rules=Rules(3))  # load the kernel before the clock starts
-    rows = list(clitools.progress(clitools.map_jobs(_play, jobs_list, jobs), total=deals,
+    rows = list(clitools.progress(clitools.map_jobs(play, jobs_list, jobs), total=deals,
                                   desc="montana"))
     if per_deal:
         write_atomic(per_deal, "".join(json.dumps(r) + "\n" for r in rows))
-    won = sum(r["result"] == "won" for r in rows)
-    limit = sum(r["result"] == "limit" for r in rows)
-    times = sorted(r["seconds"] for r in rows)
-    summary = {"deals": deals, "seed": seed, "ranks": ranks, "redeals": redeals, "gaps": gaps,
-               "movable_twos": movable_twos, "max_states": max_states,
-               "won": stats.proportion_summary(won, deals - limit), "lost": deals - won - limit,
-               "limit": limit, "won_if_limits_lost": won / deals,
-               "won_if_limits_won": (won + limit) / deals,
-               "mean_locked": sum(r["locked"] for r in rows) / deals,
-               "seconds": {"median": stats.percentile(times, 50),
-                           "p99": stats.percentile(times, 99), "total": sum(times)}}
+    summary = summarize(rows, {"seed": seed, "ranks": ranks, "redeals": redeals, "gaps": gaps,
+                               "movable_twos": movable_twos, "max_states": max_states})
     if as_json:
         clitools.emit_json(summary)
         return
-    w = summary["won"]
-    lo, hi = w["wilson95"]
-    rate = f"{100 * w['rate']:.2f}%" if w["rate"] is not None else "n/a"
     click.echo(f"{deals} deals (ranks {ranks}, redeals {redeals}, gaps {gaps}"
-               f"{', movable twos' if movable_twos else ''}): won {won}, lost {summary['lost']}, "
-               f"limit {limit}")
-    click.echo(f"win rate {rate} of decided deals (Wilson 95%: {100 * lo:.2f}%..{100 * hi:.2f}%); "
-               f"counting limits as lost..won: {100 * summary['won_if_limits_lost']:.2f}%.."
-               f"{100 * summary['won_if_limits_won']:.2f}%")
-    click.echo(f"mean locked {summary['mean_locked']:.2f} of {rules.target}; seconds per deal "
-               f"median {summary['seconds']['median']:.4f}, p99 {summary['seconds']['p99']:.4f}")
+               f"{', movable twos' if movable_twos else ''}), of {rules.target} cards")
+    _print_tally("game", summary)
+    if redeals:
+        _print_tally("first deal alone", summary["first_round"])
+    click.echo(f"seconds per deal median {summary['seconds']['median']:.4f}, "
+               f"p99 {summary['seconds']['p99']:.4f}")

@@ -1,6 +1,8 @@
 """Montana's public surface: parse and make deals, solve one round, play a game with redeals."""
 from __future__ import annotations
 
+import ctypes
+import sys
 import time
 from dataclasses import dataclass
 from typing import Sequence
@@ -15,8 +17,15 @@ from solvers.montana.rules import (ROWS, Cell, Move, Rules, check_layout, deal_f
                                    replay)
 from solvers.result import Limits, SolveResult, Status
 
-DEFAULT_MAX_STATES = 2_000_000
-MAX_DEPTH = 4096  # a line of play longer than this ends the search with LIMIT
+DEFAULT_MAX_STATES = 10_000_000
+MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
+# The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
+# best line (src, dst), moves of each depth (src, dst), asleep, count, next, path (src, dst).
+_WORK = (np.empty(MAX_DEPTH, np.int64), np.empty(MAX_DEPTH, np.int64),
+         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64),
+         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64),
+         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.bool_),
+         *(np.empty(MAX_DEPTH, np.int64) for _ in range(4)))
 
 __all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "deal_from_seed", "format_deal",
            "format_grid", "game_json", "parse_deal", "solve", "solve_round"]
@@ -24,18 +33,48 @@ __all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "deal_from_seed", "fo
 _tables: dict[tuple[int, int], list] = {}
 
 
-def _table(max_states: int, words: int) -> tuple[np.ndarray, np.ndarray, int]:
+def _packing(n: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The table's key for ``n`` ranks (see kernel): each cell's word and multiplier, the number
+    of words, and the bit where the generation stamp starts in the last word."""
+    base = ROWS * (n - 1) + 1
+    per = 1
+    while base ** (per + 1) < 2 ** 64:
+        per += 1
+    cells = ROWS * n
+    words = (cells + per - 1) // per
+    shift = (base ** (cells - per * (words - 1)) - 1).bit_length()
+    if shift > 48:  # fewer than 16 bits left for the stamp: give it a word of its own
+        words, shift = words + 1, 0
+    return (np.array([i // per for i in range(cells)], np.int64),
+            np.array([base ** (i % per) for i in range(cells)], np.uint64), words, shift)
+
+
+def _huge_zeros(shape: tuple[int, int]) -> np.ndarray:
+    """Zeroed uint64 array on 2 MB-aligned memory marked for transparent huge pages (Linux;
+    elsewhere a plain array): a table of gigabytes is probed at random, so 4 kB pages cost a
+    TLB miss a probe."""
+    huge = 1 << 21
+    raw = np.zeros(shape[0] * shape[1] * 8 + huge, np.uint8)
+    start = -raw.ctypes.data % huge
+    buf = raw[start:start + shape[0] * shape[1] * 8]
+    if sys.platform.startswith("linux"):  # 14: MADV_HUGEPAGE; a refusal only costs speed
+        ctypes.CDLL(None).madvise(ctypes.c_void_p(buf.ctypes.data), ctypes.c_size_t(buf.nbytes),
+                                  14)
+    return buf.view(np.uint64).reshape(shape)
+
+
+def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
     """The process's transposition table (one at a time, reused) and a fresh generation stamp."""
     size = (1 << max(10, (max_states * 3 // 2).bit_length()), words)
     if size not in _tables:
         _tables.clear()
-        _tables[size] = [np.zeros(size, np.uint64), np.zeros(size[0], np.uint32), 0]
+        _tables[size] = [_huge_zeros(size), 0]
     entry = _tables[size]
-    entry[2] += 1
-    if entry[2] == 2 ** 32:
-        entry[1][:] = 0
-        entry[2] = 1
-    return entry[0], entry[1], entry[2]
+    entry[1] += 1
+    if entry[1] == 2 ** min(32, 64 - shift):
+        entry[0][:] = 0
+        entry[1] = 1
+    return entry[0], entry[1]
 
 
 def _encode(cells: Sequence[Cell], n: int) -> np.ndarray:
@@ -61,17 +100,13 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
         raise BadInput(f"--max-states must be at least 1, got {max_states}")
     n = rules.ranks
     board = _encode(cells, n)
-    words = (ROWS * n + 9) // 10
-    if table:
-        keys, stamps, gen = _table(max_states, words)
-    else:
-        keys, stamps, gen = np.zeros((1, words), np.uint64), np.zeros(1, np.uint32), 1
-    best_src = np.empty(MAX_DEPTH, np.int64)
-    best_dst = np.empty(MAX_DEPTH, np.int64)
+    word, mul, words, shift = _packing(n)
+    keys, gen = _table(max_states, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
+    best_src, best_dst = _WORK[:2]
     start = time.perf_counter()
     status, best, count, nodes, states = kernel.search(
         board, n, rules.movable_twos, table, prune, limits.node_cap, limits.second_cap,
-        max_states, keys, stamps, np.uint32(gen), best_src, best_dst)
+        max_states, keys, word, mul, np.uint64(shift), np.uint64(gen), *_WORK)
     seconds = time.perf_counter() - start
     moves = []
     for s, t in zip(best_src[:count], best_dst[:count]):

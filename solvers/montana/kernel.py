@@ -2,13 +2,25 @@
 
 Encoding: a layout of ``4 * n`` cells holds card codes ``suit * n + rank - 1`` (ranks 2..n, so
 codes are never a multiple of ``n``) and 0 for a gap.  The transposition table stores the exact
-layout (six bits a cell, ten cells a 64-bit word) in open addressing with a generation stamp, so
-it needs no clearing between searches and never confuses two layouts.
+layout as digits ``code - code // n`` (0 for a gap, so base ``4 * (n - 1) + 1``) packed into
+64-bit words, cell ``i`` being worth ``mul[i]`` in word ``word[i]`` (five words for 52 cards),
+kept up to date move by move.  The top bits of the last word, from ``shift`` up, hold a
+generation stamp: a slot whose stamp is not the current one is empty, so the table needs no
+clearing between searches, and it never confuses two layouts.
 
 The search visits every layout reachable in the round once and keeps the first one with the
 most locked cards (a win stops it).  With ``prune`` a layout is not expanded when an upper bound
 on the locked cards of everything reachable from it is no better than the best seen; the bound
 comes from cards that can never move again (see ``_upper_bound``).
+
+Sleep sets (with the table, without ``prune`` or movable Twos): a move that commutes with the
+move just made and was already tried from the parent (or was asleep there) leads to a layout
+the table already holds, so it is skipped without being made.  Without movable Twos no layout
+recurs in a round (a Two moves only into the first column and stays; the lowest other card
+moving in a cycle could only ever move into the cell right of its unmoving predecessor), so
+every layout in the table is either on the current line or fully searched, and the skipped
+layout is fully searched: the search finds the same layouts in the same order, with fewer
+probes of the table (``nodes`` counts the moves made).
 """
 import numpy as np
 from numba import njit
@@ -58,7 +70,7 @@ def _gen_moves(board, pos, gaps, n, movable_twos, src, dst):
 
 
 @njit(cache=True)
-def _move(board, pos, gaps, key, src, dst):
+def _move(board, pos, gaps, key, word, mul, n, src, dst):
     """Move the card at ``src`` into the gap at ``dst`` (its own undo with the cells swapped)."""
     card = board[src]
     board[dst] = card
@@ -67,23 +79,30 @@ def _move(board, pos, gaps, key, src, dst):
     for j in range(4):
         if gaps[j] == dst:
             gaps[j] = src
-    c = np.uint64(card)
-    key[src // 10] ^= c << np.uint64(6 * (src % 10))
-    key[dst // 10] ^= c << np.uint64(6 * (dst % 10))
+    digit = np.uint64(card - card // n)
+    key[word[src]] -= digit * mul[src]
+    key[word[dst]] += digit * mul[dst]
 
 
 @njit(cache=True)
-def _insert(keys, stamps, gen, key, states, max_states):
+def _commute(s1, t1, s2, t2):
+    """Whether two legal moves stay legal after each other and reach the same layout."""
+    return s1 != s2 and t1 != t2 and s1 != t2 - 1 and s2 != t1 - 1
+
+
+@njit(cache=True)
+def _insert(keys, key, shift, gen, states, max_states):
     """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full."""
+    last = key.shape[0] - 1
     h = np.uint64(0x243F6A8885A308D3)
-    for w in range(key.shape[0]):
+    for w in range(last + 1):
         h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
         h ^= h >> np.uint64(29)
     mask = keys.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
-    while stamps[slot] == gen:
+    while keys[slot, last] >> shift == gen:
         same = True
-        for w in range(key.shape[0]):
+        for w in range(last + 1):
             if keys[slot, w] != key[w]:
                 same = False
                 break
@@ -92,7 +111,6 @@ def _insert(keys, stamps, gen, key, states, max_states):
         slot = (slot + 1) & mask
     if states >= max_states:
         return 2
-    stamps[slot] = gen
     keys[slot, :] = key
     return 1
 
@@ -169,12 +187,15 @@ def _upper_bound(board, pos, n, movable_twos, mobile):
 
 @njit(cache=True)
 def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_states,
-           keys, stamps, gen, best_src, best_dst):
+           keys, word, mul, shift, gen, best_src, best_dst, src, dst, asleep, count, nxt,
+           path_src, path_dst):
     """Search one round from ``board0``.
 
     Returns ``(status, best, moves, nodes, states)``: status EXHAUSTED (``best`` is the exact
     maximum), WON, or LIMIT (nodes, seconds, ``max_states`` table entries or the depth of
-    ``best_src``); the line of play to the best layout is ``best_src/best_dst[:moves]``.
+    ``best_src``); the line of play to the best layout is ``best_src/best_dst[:moves]``.  The
+    other arrays are per-depth scratch with as many rows as ``best_src`` (only the rows of the
+    current line are used, so untouched memory costs nothing).
     Caps below zero mean unlimited.
     """
     cells = 4 * n
@@ -183,6 +204,7 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
     gaps = np.empty(4, np.int64)
     ng = 0
     key = np.zeros(keys.shape[1], np.uint64)
+    key[-1] = gen << shift
     for i in range(cells):
         v = board[i]
         if v == 0:
@@ -190,21 +212,18 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
             ng += 1
         else:
             pos[v] = i
-            key[i // 10] ^= np.uint64(v) << np.uint64(6 * (i % 10))
+            key[word[i]] += np.uint64(v - v // n) * mul[i]
     max_depth = best_src.shape[0]
-    src = np.empty((max_depth, MAX_MOVES), np.int64)
-    dst = np.empty((max_depth, MAX_MOVES), np.int64)
-    count = np.zeros(max_depth, np.int64)
-    nxt = np.zeros(max_depth, np.int64)
-    path_src = np.empty(max_depth, np.int64)
-    path_dst = np.empty(max_depth, np.int64)
+    asleep[0, :] = False
+    sleepy = use_tt and not prune and not movable_twos
+    nxt[0] = 0
     mobile = np.zeros(cells, np.bool_)
     target = 4 * (n - 1)
     start = now()
     nodes = 0
     states = 0
     if use_tt:
-        _insert(keys, stamps, gen, key, 0, max_states)
+        _insert(keys, key, shift, gen, 0, max_states)
         states = 1
     best = locked(board, n)
     moves = 0
@@ -219,22 +238,25 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
             if d == 0:
                 return EXHAUSTED, best, moves, nodes, states
             d -= 1
-            _move(board, pos, gaps, key, path_dst[d], path_src[d])
+            _move(board, pos, gaps, key, word, mul, n, path_dst[d], path_src[d])
             continue
-        s = src[d, nxt[d]]
-        t = dst[d, nxt[d]]
+        i = nxt[d]
         nxt[d] += 1
-        _move(board, pos, gaps, key, s, t)
+        if asleep[d, i]:
+            continue
+        s = src[d, i]
+        t = dst[d, i]
+        _move(board, pos, gaps, key, word, mul, n, s, t)
         nodes += 1
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
             return LIMIT, best, moves, nodes, states
         if use_tt:
-            fresh = _insert(keys, stamps, gen, key, states, max_states)
+            fresh = _insert(keys, key, shift, gen, states, max_states)
             if fresh == 2:
                 return LIMIT, best, moves, nodes, states
             if fresh == 0:
-                _move(board, pos, gaps, key, t, s)
+                _move(board, pos, gaps, key, word, mul, n, t, s)
                 continue
             states += 1
         path_src[d] = s
@@ -248,10 +270,20 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
             if best == target:
                 return WON, best, moves, nodes, states
         if prune and _upper_bound(board, pos, n, movable_twos, mobile) <= best:
-            _move(board, pos, gaps, key, t, s)
+            _move(board, pos, gaps, key, word, mul, n, t, s)
             continue
         if d + 1 == max_depth:
             return LIMIT, best, moves, nodes, states
-        count[d + 1] = _gen_moves(board, pos, gaps, n, movable_twos, src[d + 1], dst[d + 1])
+        m = _gen_moves(board, pos, gaps, n, movable_twos, src[d + 1], dst[d + 1])
+        count[d + 1] = m
         nxt[d + 1] = 0
+        for k in range(m):
+            asleep[d + 1, k] = False
+            if sleepy:
+                for j in range(count[d]):
+                    if ((j < i or asleep[d, j]) and src[d, j] == src[d + 1, k]
+                            and dst[d, j] == dst[d + 1, k]
+                            and _commute(s, t, src[d, j], dst[d, j])):
+                        asleep[d + 1, k] = True
+                        break
         d += 1

@@ -1,0 +1,77 @@
+"""Merge chunked ``montana winrate --per-deal`` files; re-solve ``limit`` deals with a bigger table.
+
+    for s in 0 1000 ... 9000; do nice -n 10 puzzlegen montana winrate --ranks 13 --redeals 2 \\
+        --deals 1000 --seed $s --jobs 2 --max-states 40000000 \\
+        --per-deal benchmarks/results/montana-13-redeals2-seed$s.jsonl --json; done
+    nice -n 10 python benchmarks/montana_winrate.py \\
+        benchmarks/results/montana-13-redeals2-seed*.jsonl --ranks 13 --redeals 2 \\
+        --resolve-max-states 170000000 --check 2 --out benchmarks/results/montana-13-redeals2.jsonl
+
+The search visits layouts in an order that does not depend on the table's size (a larger table
+only lets it go on further), so a deal re-solved with ``--resolve-max-states`` gets exactly what
+a whole run with that ``--max-states`` would get.  ``--check K`` re-solves the K decided deals
+that needed the most layouts and stops with an error unless their per-deal lines come out the
+same (seconds aside).  Later files win for a seed given twice, so a file of re-solved deals can
+follow the chunks.  Prints the ``winrate --json`` summary of the merged deals (seed rules and,
+in ``first_round``, the first deal alone).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from puzzlegen import clitools
+from puzzlegen.commands.montana import play, summarize
+from puzzlegen.fileio import write_atomic
+from solvers.montana import Rules
+from solvers.result import Limits
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--ranks", type=int, default=13)
+    ap.add_argument("--redeals", type=int, default=2)
+    ap.add_argument("--movable-twos", action="store_true")
+    ap.add_argument("--resolve-max-states", type=int, default=0,
+                    help="re-solve the limit deals with this table size (0: do not)")
+    ap.add_argument("--check", type=int, default=0,
+                    help="re-solve this many decided deals (the biggest) and require the same "
+                         "lines")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", help="write the merged per-deal lines here")
+    args = ap.parse_args()
+    rows = {}
+    for name in args.files:
+        with open(name) as f:
+            for line in f:
+                row = json.loads(line)
+                rows[row["seed"]] = row
+    rows = dict(sorted(rows.items()))
+    rules = Rules(args.ranks, movable_twos=args.movable_twos)
+    resolved = checked = 0
+    if args.resolve_max_states:
+        seeds = [s for s, r in rows.items() if r["result"] == "limit"]
+        decided = [s for s, r in rows.items() if r["result"] != "limit"]
+        seeds += sorted(decided, key=lambda s: -rows[s]["states"])[:args.check]
+        jobs = [(s, rules, args.redeals, Limits(), args.resolve_max_states, False) for s in seeds]
+        for new in clitools.map_jobs(play, jobs, args.jobs, chunksize=1):
+            old = rows[new["seed"]]
+            if old["result"] == "limit":
+                rows[new["seed"]] = new
+                resolved += 1
+                continue
+            if {**old, "seconds": 0} != {**new, "seconds": 0}:
+                raise SystemExit(f"error: seed {new['seed']} differs with the bigger table")
+            checked += 1
+    if args.out:
+        write_atomic(args.out, "".join(json.dumps(r) + "\n" for r in rows.values()))
+    summary = summarize(list(rows.values()), {
+        "ranks": args.ranks, "redeals": args.redeals, "movable_twos": args.movable_twos,
+        "seeds": [min(rows), max(rows)], "limit_deals_resolved_with": args.resolve_max_states,
+        "resolved": resolved, "checked_same": checked})
+    print(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()
