@@ -211,6 +211,15 @@ def _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf,
     return n
 
 
+@njit(cache=True, inline="always")
+def _shift_run(piles, ln, src, dst, k):
+    """Move the top ``k`` cards of pile ``src`` onto pile ``dst``, keeping their order."""
+    for i in range(k):
+        piles[dst, ln[dst] + i] = piles[src, ln[src] - k + i]
+    ln[dst] += k
+    ln[src] -= k
+
+
 @njit(cache=True)
 def _apply(piles, ln, hid, found, stock, deck, m):
     """Play move ``m``; return (new stock, undo info: the card moved or -1, +64 if it flipped)."""
@@ -230,12 +239,7 @@ def _apply(piles, ln, hid, found, stock, deck, m):
         found[c & 3] += 1
         info = c
     else:
-        t = (m >> 5) & 7
-        k = m >> 8
-        for i in range(k):
-            piles[t, ln[t] + i] = piles[p, ln[p] - k + i]
-        ln[t] += k
-        ln[p] -= k
+        _shift_run(piles, ln, p, (m >> 5) & 7, m >> 8)
     if ln[p] > 0 and hid[p] == ln[p]:
         hid[p] -= 1
         info += 64
@@ -261,12 +265,7 @@ def _undo(piles, ln, hid, found, stock, m, info):
         ln[p] += 1
         found[info & 3] -= 1
     else:
-        t = (m >> 5) & 7
-        k = m >> 8
-        for i in range(k):
-            piles[p, ln[p] + i] = piles[t, ln[t] - k + i]
-        ln[p] += k
-        ln[t] -= k
+        _shift_run(piles, ln, (m >> 5) & 7, p, m >> 8)
     return stock
 
 

@@ -48,6 +48,23 @@ def move_slabs(levels, per_level):
             np.zeros(size, dtype=np.int64))
 
 
+@njit(cache=True, inline="always")
+def play_tops(card, occupied, a, b):
+    """Move the stack at cell ``a`` onto cell ``b`` (tops only); returns (undo, occupied)."""
+    undo = card[b]
+    card[b] = card[a]
+    card[a] = MISSING
+    return undo, occupied & ~(ONE << np.uint64(a))
+
+
+@njit(cache=True, inline="always")
+def take_back_tops(card, occupied, a, b, undo):
+    """Undo ``play_tops(card, occupied, a, b)`` that returned ``undo``; returns occupied."""
+    card[a] = card[b]
+    card[b] = undo
+    return occupied | (ONE << np.uint64(a))
+
+
 @njit(cache=True)
 def lookup(slots, keys, key, mask):
     """The slot where ``key`` is (slots[slot] >= 0) or would go (slots[slot] == -1)."""
@@ -162,10 +179,7 @@ def explore(card0, line, compat, max_states):
             i = cursor[depth]
             cursor[depth] = i + 1
             a, b = move_from[i], move_to[i]
-            undo_card[depth] = card[b]
-            card[b] = card[a]
-            card[a] = MISSING
-            occupied &= ~(ONE << np.uint64(a))
+            undo_card[depth], occupied = play_tops(card, occupied, a, b)
             pack_state(card, size, False, key)
             slot = lookup(slots, keys, key, np.uint64(capacity - 1))
             child = slots[slot]
@@ -222,9 +236,7 @@ def explore(card0, line, compat, max_states):
             i = cursor[depth] - 1
             a, b = move_from[i], move_to[i]
         # Undo the move played at ``depth`` and fold its finished ``child`` into that state.
-        card[a] = card[b]
-        card[b] = undo_card[depth]
-        occupied |= ONE << np.uint64(a)
+        occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
         if win[child]:
             acc_win[depth] += 1
             acc_crit[depth] = min(acc_crit[depth], crit[child])
@@ -269,15 +281,12 @@ def mistakes(keys, win, line, compat):
                                move_rank, 0)
         for m in range(moves):
             a, b = move_from[m], move_to[m]
-            saved = card[b]
-            card[b] = card[a]
-            card[a] = MISSING
+            saved, _ = play_tops(card, occupied, a, b)
             pack_state(card, size, False, key)
             child = slots[lookup(slots, keys, key, mask)]
             if not win[child]:
                 lost[child] = True
-            card[a] = card[b]
-            card[b] = saved
+            take_back_tops(card, occupied, a, b, saved)
     return lost
 
 
@@ -349,17 +358,12 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
             depth -= 1
             i = cursor[depth] - 1
             a, b = move_from[i], move_to[i]
-            card[a] = card[b]
-            card[b] = undo_card[depth]
-            occupied |= ONE << np.uint64(a)
+            occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
             continue
         i = cursor[depth]
         cursor[depth] = i + 1
         a, b = move_from[i], move_to[i]
-        undo_card[depth] = card[b]
-        card[b] = card[a]
-        card[a] = MISSING
-        occupied &= ~(ONE << np.uint64(a))
+        undo_card[depth], occupied = play_tops(card, occupied, a, b)
         pack_state(card, size, False, key)
         slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
         child = slots[slot]
@@ -391,9 +395,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
                                                         move_from, move_to, move_rank,
                                                         cursor[depth])
             continue
-        card[a] = card[b]
-        card[b] = undo_card[depth]
-        occupied |= ONE << np.uint64(a)
+        occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
     length = 0
     if result == WINS:
         length = depth
