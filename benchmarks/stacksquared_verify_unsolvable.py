@@ -1,6 +1,6 @@
 """Independent check of the solver's 'no single stack' verdicts on 4x4 deals.
 
-    python benchmarks/stacksquared_verify_unsolvable.py [--last-seed 100000] [--max-states 5000000]
+    python benchmarks/stacksquared_verify_unsolvable.py [--last-seed 100000] [--max-states 2000000]
 
 Lists the seeds the solver calls unsolvable, then re-decides each with a plain memoised
 depth-first search in pure Python that shares no code with the solver (rules written out again

@@ -21,8 +21,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from puzzlegen.anneal import UNSOLVABLE_ENERGY, level_range  # noqa: E402
-from puzzlegen.calibration import composite, load, percentile_rank  # noqa: E402
+from puzzlegen import grading  # noqa: E402
+from puzzlegen.anneal import UNSOLVABLE_ENERGY, energy_of, level_range  # noqa: E402
 from puzzlegen.grading import LEVELS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,10 +41,8 @@ def ranks(values) -> np.ndarray:
 
 
 def figures_against_score() -> None:
-    table = load(4, 4)
     deals = [r for r in records("4x4") if r["single_stack"]]
-    score = 100 * np.array([percentile_rank(table["composite"], composite(r, table))
-                            for r in deals])
+    score = np.array([grading.score(r, 4, 4) for r in deals])
     fig, axes = plt.subplots(2, 5, figsize=(18, 7))
     print("figure                 Spearman rho with the score (4x4, solvable random deals)")
     for ax, name in zip(axes.flat, FIGURES):
@@ -81,8 +79,7 @@ def objective() -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for level in LEVELS:
         low, high = level_range(level)
-        energy = np.where(score < low, low - score, np.where(score >= high, score - high, 0.0))
-        ax.plot(score, energy, label=level)
+        ax.plot(score, [energy_of(x, low, high) for x in score], label=level)
     ax.axhline(UNSOLVABLE_ENERGY, color="k", linestyle=":", label="no single stack")
     ax.set_xlabel("difficulty score")
     ax.set_ylabel("annealing energy")

@@ -20,8 +20,7 @@ import signal
 
 from simanneal import Annealer
 
-from puzzlegen.calibration import composite, load, percentile_rank
-from puzzlegen.grading import LEVELS, Grade, GradeLimit, grade, line_figures
+from puzzlegen.grading import LEVELS, Grade, GradeLimit, grade, line_figures, score
 from solvers.cards import Card
 from solvers.stacksquared import Deal
 
@@ -40,10 +39,15 @@ def level_range(level: str) -> tuple[float, float]:
 def quick_score(deal: Deal) -> float | None:
     """The calibrated score from the line figures; None without a single-stack solution."""
     figures, _ = line_figures(deal)
-    if not figures["single_stack"]:
-        return None
-    table = load(deal.rows, deal.cols)
-    return round(100.0 * percentile_rank(table["composite"], composite(figures, table)), 2)
+    return score(figures, deal.rows, deal.cols) if figures["single_stack"] else None
+
+
+def energy_of(score: float | None, low: float, high: float) -> float:
+    """The annealing energy of a deal with this score (None: no single stack) for the level
+    range [low, high): 0 inside, else the distance in score points."""
+    if score is None:
+        return UNSOLVABLE_ENERGY
+    return 0.0 if low <= score < high else low - score if score < low else score - high + 0.01
 
 
 class DealAnnealer(Annealer):
@@ -72,15 +76,10 @@ class DealAnnealer(Annealer):
         key = tuple(self.state)
         if key not in self.memo:
             try:
-                score = quick_score(Deal(self.rows, self.cols, key))
+                value = quick_score(Deal(self.rows, self.cols, key))
             except GradeLimit:
-                score = None
-            if score is None:
-                energy = UNSOLVABLE_ENERGY
-            else:
-                energy = (0.0 if self.low <= score < self.high else
-                          self.low - score if score < self.low else score - self.high + 0.01)
-            self.memo[key] = energy
+                value = None
+            self.memo[key] = energy_of(value, self.low, self.high)
         if self.memo[key] == 0.0:
             self.user_exit = True  # found: simanneal stops after this step
         return self.memo[key]

@@ -20,9 +20,10 @@ import click
 import numpy as np
 
 from puzzlegen import clitools
-from puzzlegen.fileio import write_atomic
+from puzzlegen.fileio import check_writable, write_atomic
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
+from solvers.stacksquared.rules import check_grid
 
 QUANTILES = np.linspace(0.0, 1.0, 1001)
 
@@ -108,27 +109,52 @@ def compute(rows: int, cols: int, deals: int, seed_start: int, jobs: int,
     return records
 
 
-@click.command()
-@click.option("--rows", type=click.IntRange(1, 52), required=True)
-@click.option("--cols", type=click.IntRange(1, 52), required=True)
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True)
-@click.option("--seed-start", type=click.IntRange(0), default=1, show_default=True)
+def read_figures(path: str) -> list[dict]:
+    """The per-deal records of a ``--figures`` file; :class:`BadInput` naming a broken line."""
+    records = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                record = None
+            if not isinstance(record, dict) or not {"seed", "single_stack"} <= record.keys():
+                raise BadInput(f"{path}, line {number}: not a figures record")
+            records.append(record)
+    return records
+
+
+@click.command(cls=clitools.Command)
+@click.option("--rows", type=click.IntRange(1, 52), required=True, help="Rows of the grid.")
+@click.option("--cols", type=click.IntRange(1, 52), required=True, help="Columns of the grid.")
+@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Random deals to grade.")
+@click.option("--seed-start", type=click.IntRange(0), default=1, show_default=True,
+              help="The deals are Deal.from_seed(S), S = this, this + 1, ...")
 @click.option("--figures", "figures_out", type=click.Path(dir_okay=False),
               help="Also write each deal's figures here (JSON lines, as they arrive).")
 @click.option("--from-figures", type=click.Path(exists=True, dir_okay=False),
-              help="Summarise this figures file instead of computing deals.")
+              help="Summarise this figures file (of ROWS x COLS deals) instead of computing "
+                   "deals; --deals and --seed-start are then not used.")
 @click.option("--out", type=click.Path(dir_okay=False),
-              help="Calibration file (default: the shipped puzzlegen/data one).")
+              help="Calibration file (default: the shipped one inside the installed package).")
 @clitools.jobs_option
 def main(rows, cols, deals, seed_start, figures_out, from_figures, out, jobs):
     """Rebuild the difficulty calibration for one grid size from random deals."""
-    if from_figures:
-        with open(from_figures, encoding="utf-8") as fh:
-            records = [json.loads(line) for line in fh if line.strip()]
-        seed_start = min(r["seed"] for r in records)
-    else:
-        records = compute(rows, cols, deals, seed_start, jobs, figures_out)
+    check_grid(rows, cols)
     target = out or str(resources.files("puzzlegen") / "data" / file_name(rows, cols))
+    check_writable(target)
+    if from_figures:
+        records = read_figures(from_figures)
+        seed_start = min((r["seed"] for r in records), default=0)
+    else:
+        if figures_out:
+            check_writable(figures_out)
+        records = compute(rows, cols, deals, seed_start, jobs, figures_out)
+    if not any(r["single_stack"] is True for r in records):
+        raise BadInput("no solvable deal among the records: nothing to calibrate on")
     write_atomic(target, json.dumps(summarise(rows, cols, seed_start, records)))
     solvable = sum(r["single_stack"] is True for r in records)
     limits = sum(r["single_stack"] is None for r in records)
@@ -136,7 +162,4 @@ def main(rows, cols, deals, seed_start, figures_out, from_figures, out, jobs):
 
 
 if __name__ == "__main__":
-    try:
-        main(standalone_mode=True)
-    except BadInput as exc:
-        raise SystemExit(f"error: {exc}")
+    main()

@@ -25,7 +25,24 @@ def fail(message: str) -> "click.exceptions.Exit":
     return click.exceptions.Exit(2)
 
 
-class Group(click.Group):
+class _OneLineErrors:
+    """Turns bad input (``BadInput``, an unusable file) into one sentence and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BadInput as exc:
+            raise fail(str(exc)) from None
+        except OSError as exc:
+            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
+
+
+class Command(_OneLineErrors, click.Command):
+    """A stand-alone command (``python -m ...``) with the shared error handling."""
+
+
+class Group(_OneLineErrors, click.Group):
     """A click group whose commands turn bad input into one sentence and exit status 2.
 
     Subcommands listed in ``lazy`` (name -> ("module:attribute", short help)) are imported only
@@ -54,15 +71,6 @@ class Group(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(sorted(rows.items()))
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BadInput as exc:
-            raise fail(str(exc)) from None
-        except OSError as exc:
-            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-            raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
 
 
 def group(name: str, help: str, **kwargs: Any) -> Group:

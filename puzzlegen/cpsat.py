@@ -11,7 +11,7 @@ the exact solver before it enters a pack).  On top of the plan it can demand:
 
 Random deals have many compatible line pairs; a solvable deal with very few is rare, and
 annealing, whose neighbours mostly break solvability when pairs are scarce, seldom reaches one.
-CP-SAT reaches the sparse corner directly (``benchmarks/design_cpsat.py`` measures this).
+CP-SAT reaches the sparse corner directly (``benchmarks/design_bench.py --only-cpsat`` measures this).
 Reproducible: the plan comes from ``random.Random`` seeded per deal, the solver runs one worker
 with a fixed ``random_seed`` and random hints, and stops at the first feasible deal.
 """

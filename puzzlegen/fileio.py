@@ -5,12 +5,25 @@ import os
 import tempfile
 from pathlib import Path
 
+from solvers.errors import BadInput
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """:class:`BadInput` unless a file can be created at ``path``; commands call it before long
+    work so a bad output path fails at once, naming the user's path."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise BadInput(f"cannot write {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise BadInput(f"cannot write {path}: the folder {folder} is not writable")
+
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename.
 
     The file gets the usual permissions of a new file (0666 less the umask), not mkstemp's 0600.
     """
+    check_writable(path)
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     umask = os.umask(0)

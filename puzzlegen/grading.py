@@ -162,7 +162,7 @@ def tree_figures(deal: Deal, max_states: int = TREE_STATES) -> dict:
     """The whole-tree figures (see the module docstring), ``null`` past ``max_states``."""
     line, compat = line_masks(deal.rows, deal.cols), compat_masks()
     out = tree.explore(tops(Position.start(deal)), line, compat, max_states)
-    outcome, keys, _, win, prob, half, sols, crit, _ = out
+    outcome, keys, win, prob, half, sols, crit = out
     names = ("winnable_states", "winnable_share", "random_win", "halfway_random", "solutions",
              "min_critical")
     if outcome != tree.DONE:
@@ -206,16 +206,21 @@ def figures(deal: Deal, with_tree: bool = True,
     return metrics, moves
 
 
-def grade(deal: Deal, with_tree: bool = True, tree_states: int = TREE_STATES) -> Grade:
-    """The grade of ``deal``: level, score, metrics and the reference solution (or best line)."""
+def score(metrics: dict, rows: int, cols: int) -> float:
+    """The calibrated score (0-100) of a solvable deal's line figures."""
     from puzzlegen.calibration import composite, load, percentile_rank
 
+    table = load(rows, cols)
+    return round(100.0 * percentile_rank(table["composite"], composite(metrics, table)), 2)
+
+
+def grade(deal: Deal, with_tree: bool = True, tree_states: int = TREE_STATES) -> Grade:
+    """The grade of ``deal``: level, score, metrics and the reference solution (or best line)."""
     metrics, moves = figures(deal, with_tree, tree_states)
     if not metrics["single_stack"]:
         return Grade("unsolvable", None, metrics, [str(m) for m in moves])
-    table = load(deal.rows, deal.cols)
-    score = round(100.0 * percentile_rank(table["composite"], composite(metrics, table)), 2)
-    return Grade(level_of(score), score, metrics, [str(m) for m in moves])
+    value = score(metrics, deal.rows, deal.cols)
+    return Grade(level_of(value), value, metrics, [str(m) for m in moves])
 
 
 def parse_level(text: str) -> str:

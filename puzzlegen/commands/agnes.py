@@ -7,7 +7,7 @@ import math
 import click
 
 from puzzlegen import clitools
-from puzzlegen.fileio import write_atomic
+from puzzlegen.fileio import check_writable, write_atomic
 from puzzlegen.stats import proportion_summary
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
@@ -30,7 +30,8 @@ cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 r
 
 @cli.command()
 @rules_option
-@click.option("--seed", type=int, default=None, help="Deal from this seed (quagnes's decks).")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Deal from this seed (quagnes's decks).")
 @click.option("--index", type=click.IntRange(0), default=0, show_default=True,
               help="Deal number K of the seed (the (K+1)-th quagnes Agnes()).")
 @click.option("--deck", "deck_file", type=str, default=None,
@@ -89,13 +90,13 @@ def _mean_sd(values: list[int]) -> tuple[float, float]:
 @cli.command()
 @rules_option
 @click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
 @click.option("--start", type=click.IntRange(0), default=0, show_default=True,
               help="First deal index (to split a long run).")
 @clitools.jobs_option
 @max_states_option
-@click.option("--per-deal", "per_deal", type=str, default=None,
+@click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
               help="Write one JSON line per deal to this file.")
 @table_option
 @clitools.json_option
@@ -103,6 +104,8 @@ def winrate(rules_name, deals, seed, start, jobs, max_states, per_deal, table_bi
     """Win rate over many deals with a Wilson 95% interval; 'limit' results counted apart."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
+    if per_deal:
+        check_writable(per_deal)
     tasks = ((start + k, deal, rules, max_states, table_bits)
              for k, deal in enumerate(agnes.deals_from_seed(seed, start, deals)))
     records = list(clitools.progress(clitools.map_jobs(_solve_one, tasks, jobs, chunksize=4),

@@ -6,7 +6,7 @@ import json
 import click
 
 from puzzlegen import clitools, stats
-from puzzlegen.fileio import write_atomic
+from puzzlegen.fileio import check_writable, write_atomic
 from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
                              parse_deal, solve)
@@ -56,7 +56,8 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 
 @cli.command("solve")
 @click.argument("deal", nargs=-1)
-@click.option("--seed", type=int, default=None, help="Deal the deck shuffled by this seed.")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Deal the deck shuffled by this seed.")
 @click.option("--redeal-seed", type=int, default=None,
               help="Seed of the reshuffles (default: --seed, or 0 for a DEAL).")
 @rule_options
@@ -159,6 +160,8 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
     if max_states < 1:
         raise BadInput(f"--max-states must be at least 1, got {max_states}")
+    if per_deal:
+        check_writable(per_deal)
     jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]
     solve(deal_from_seed(0, 3), rules=Rules(3))  # load the kernel before the clock starts
     rows = list(clitools.progress(clitools.map_jobs(play, jobs_list, jobs), total=deals,

@@ -13,7 +13,8 @@ cli = clitools.group("pack", help="Puzzle packs: validate and show.")
 @click.option("--sample", type=click.IntRange(0), default=None,
               help="Re-grade only this many puzzles (chosen by --sample-seed); every puzzle is "
                    "still replayed.  Default: re-grade all.")
-@click.option("--sample-seed", type=int, default=0, show_default=True)
+@click.option("--sample-seed", type=int, default=0, show_default=True,
+              help="Seed choosing the puzzles --sample re-grades.")
 @clitools.json_option
 def validate(path, sample, sample_seed, as_json):
     """Check PATH: schema, replays, exact re-grades.  Exit 0 valid, 1 wrong claims, 2 broken."""

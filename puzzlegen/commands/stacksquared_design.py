@@ -1,7 +1,6 @@
 """``puzzlegen stacksquared grade`` and ``generate``: exact grading and puzzle-pack generation."""
 from __future__ import annotations
 
-import json
 import multiprocessing
 import sys
 import time
@@ -10,7 +9,7 @@ from collections import deque
 import click
 
 from puzzlegen import clitools, packs
-from puzzlegen.fileio import write_atomic
+from puzzlegen.fileio import check_writable, write_atomic
 from puzzlegen.grading import LEVELS, TREE_STATES, GradeLimit, grade as grade_deal, parse_level
 from puzzlegen.symmetry import canonical
 from solvers.errors import BadInput
@@ -30,8 +29,10 @@ def read_deal(deal: str | None, seed: int | None, rows: int, cols: int) -> Deal:
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=int, help="Microsoft FreeCell deal number to deal from.")
-@click.option("--rows", type=int, default=4, show_default=True)
-@click.option("--cols", type=int, default=4, show_default=True)
+@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Rows of the grid.")
+@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Columns of the grid.")
 @click.option("--tree-states", type=click.IntRange(1), default=TREE_STATES, show_default=True,
               help="Compute the whole-tree figures when the game tree fits this many stored "
                    "states (a 4x4 tree needs millions: minutes and gigabytes).")
@@ -113,14 +114,17 @@ def generate_pack(rows: int, cols: int, count: int, level: str, method: str, see
 
 
 @click.command()
-@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True)
-@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True)
+@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Rows of the grid.")
+@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Columns of the grid.")
 @click.option("--count", type=click.IntRange(1), required=True, help="Puzzles to generate.")
 @click.option("--level", required=True, help=f"One of {', '.join(LEVELS)}.")
 @click.option("--method", type=click.Choice(["anneal", "cpsat"]), default="anneal",
               show_default=True, help="anneal: from random deals; cpsat: annealing from deals "
                                       "CP-SAT constructs with a planted solution.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the annealing runs: the same seed gives the same pack.")
 @click.option("--out", type=click.Path(dir_okay=False), required=True, help="Pack file to write.")
 @click.option("--max-attempts", type=click.IntRange(1), default=None,
               help=f"Give up after this many annealing runs "
@@ -134,6 +138,7 @@ def generate(rows, cols, count, level, method, seed, out, max_attempts, jobs, as
     """
     level = parse_level(level)
     check_grid(rows, cols)
+    check_writable(out)
     from puzzlegen.calibration import load
     load(rows, cols)  # fail early without a calibration
     start = time.perf_counter()
@@ -157,4 +162,5 @@ def generate(rows, cols, count, level, method, seed, out, max_attempts, jobs, as
     if as_json:
         clitools.emit_json(summary)
     else:
-        click.echo(json.dumps(summary))
+        click.echo(f"wrote {summary['puzzles']} {level} puzzles to {out} in "
+                   f"{summary['seconds']:.1f} s")

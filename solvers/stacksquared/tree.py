@@ -105,10 +105,8 @@ def grow(array, length):
 def explore(card0, line, compat, max_states):
     """Walk the states reachable from the deal ``card0`` (card index per cell) as described above.
 
-    Returns ``(outcome, keys, depth, win, prob, half, sols, crit, first_win)``, per state by id
-    (the root is 0); ``first_win`` is how many states this memoised depth-first walk had stored
-    when it first formed one stack (0 when never): the solver effort.  ``outcome`` is
-    ``STATE_LIMIT`` when more than ``max_states`` states (>= 0) would be stored.
+    Returns ``(outcome, keys, win, prob, half, sols, crit)``, per state by id (the root is 0);
+    ``outcome`` is ``STATE_LIMIT`` when more than ``max_states`` states (>= 0) would be stored.
     """
     n = card0.shape[0]
     card = card0.copy()
@@ -126,7 +124,6 @@ def explore(card0, line, compat, max_states):
 
     room = 1024
     keys = np.zeros((room, width), dtype=np.uint64)
-    depth_of = np.zeros(room, dtype=np.int8)
     win = np.zeros(room, dtype=np.bool_)
     prob = np.zeros(room, dtype=np.float64)
     half = np.zeros(room, dtype=np.float64)
@@ -153,14 +150,13 @@ def explore(card0, line, compat, max_states):
     keys[0] = key
     slots[lookup(slots, keys, key, np.uint64(capacity - 1))] = 0
     count = 1
-    first_win = 0
     outcome = DONE
 
     depth = 0
     expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat, work_adj)
     if not expand:
         crit[0] = NO_CRIT
-        return outcome, keys[:1], depth_of[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1], 0
+        return outcome, keys[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1]
     while True:
         if expand:
             # Open the state at ``depth``: its moves and empty accumulators.
@@ -190,7 +186,6 @@ def explore(card0, line, compat, max_states):
                 if count == room:
                     room *= 2
                     keys = grow(keys, room)
-                    depth_of = grow(depth_of, room)
                     win = grow(win, room)
                     prob = grow(prob, room)
                     half = grow(half, room)
@@ -199,7 +194,6 @@ def explore(card0, line, compat, max_states):
                 child = count
                 count += 1
                 keys[child] = key
-                depth_of[child] = depth + 1
                 slots[slot] = child
                 if count * 10 >= capacity * 7:
                     capacity *= 2
@@ -218,8 +212,6 @@ def explore(card0, line, compat, max_states):
             moves = end[depth] - first[depth]
             if stacks0 - depth == 1:
                 win[sid], prob[sid], half[sid], sols[sid], crit[sid] = True, 1.0, 1.0, 1.0, 0
-                if first_win == 0:
-                    first_win = count
             elif acc_win[depth] == 0:
                 crit[sid] = NO_CRIT
             else:
@@ -244,8 +236,8 @@ def explore(card0, line, compat, max_states):
         if depth < halfway:
             acc_half[depth] += half[child]
         acc_sols[depth] += sols[child]
-    return (outcome, keys[:count], depth_of[:count], win[:count], prob[:count], half[:count],
-            sols[:count], crit[:count], first_win)
+    return (outcome, keys[:count], win[:count], prob[:count], half[:count], sols[:count],
+            crit[:count])
 
 
 @njit(cache=True)
