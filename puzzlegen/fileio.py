@@ -18,8 +18,9 @@ def check_writable(path: str | os.PathLike) -> None:
         raise BadInput(f"cannot write {path}: the folder {folder} is not writable")
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and an atomic rename.
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to ``path`` via a temporary file in the same folder and an
+    atomic rename.
 
     The file gets the usual permissions of a new file (0666 less the umask), not mkstemp's 0600.
     """
@@ -30,7 +31,8 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     os.umask(umask)
     try:
         os.fchmod(fd, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

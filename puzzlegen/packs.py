@@ -136,8 +136,22 @@ def validate(pack: dict, sample: int | None = None, seed: int = 0) -> list[str]:
     return problems
 
 
+def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:
+    """``pack`` cut down to the puzzle ``pid`` (all when None), without solutions unless asked;
+    :class:`BadInput` for an unknown id."""
+    puzzles = pack["puzzles"]
+    if pid is not None:
+        puzzles = [entry for entry in puzzles if entry["id"] == pid]
+        if not puzzles:
+            raise BadInput(f"no puzzle with id {pid!r} in the pack")
+    if not solutions:
+        puzzles = [{k: v for k, v in entry.items() if k != "solution"} for entry in puzzles]
+    return dict(pack, puzzles=puzzles)
+
+
 def show(pack: dict) -> str:
-    """The pack for people: a header, then each puzzle's grid, level, score and solution."""
+    """The pack for people: a header, then each puzzle's grid, level, score and (when the pack
+    holds them) its explanation and solution."""
     made = pack["created_with"]
     lines = [f"{len(pack['puzzles'])} {pack['game']} puzzles ({made['tool']}, method "
              f"{made['method']}, seed {made['seed']})"]
@@ -146,6 +160,9 @@ def show(pack: dict) -> str:
         score = "-" if entry["score"] is None else f"{entry['score']:.1f}"
         lines += ["", f"{entry['id']}  {entry['rows']}x{entry['cols']}  level {entry['level']}  "
                       f"score {score}  max score {entry['metrics']['max_score']}",
-                  *("  " + row for row in deal.grid_text().splitlines()),
-                  "  solution: " + " ".join(entry["solution"])]
+                  *("  " + row for row in deal.grid_text().splitlines())]
+        if entry.get("explanation"):
+            lines.append("  " + entry["explanation"])
+        if "solution" in entry:
+            lines.append("  solution: " + " ".join(entry["solution"]))
     return "\n".join(lines)

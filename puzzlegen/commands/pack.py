@@ -1,11 +1,31 @@
-"""``puzzlegen pack``: validate a puzzle pack, or show it for people."""
+"""``puzzlegen pack``: validate a puzzle pack, show it, turn it into a web page or a printed book."""
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import click
 
 from puzzlegen import clitools, packs
+from puzzlegen.fileio import check_writable, write_atomic
+from solvers.errors import BadInput
 
-cli = clitools.group("pack", help="Puzzle packs: validate and show.")
+cli = clitools.group("pack", help="Puzzle packs: validate, show, play in a browser, print.")
+
+force_option = click.option("--force", is_flag=True, help="Replace --out if it exists.")
+
+
+def fresh_output(out: str, force: bool) -> None:
+    """:class:`BadInput` unless ``out`` can be written: an existing one only with ``--force``."""
+    if os.path.lexists(out) and not force:
+        raise BadInput(f"{out} already exists: choose another --out, or add --force to replace it")
+    check_writable(out)
+
+
+def title_of(path: str) -> str:
+    return Path(path).stem
 
 
 @cli.command()
@@ -33,6 +53,78 @@ def validate(path, sample, sample_seed, as_json):
 
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
-def show(path):
-    """Print the pack PATH for people: grids, levels, scores, solutions."""
-    click.echo(packs.show(packs.load(path)))
+@click.option("--id", "pid", metavar="ID", help="Only the puzzle with this id.")
+@click.option("--no-solution", is_flag=True, help="Leave the solutions out (to hand puzzles out).")
+@clitools.json_option
+def show(path, pid, no_solution, as_json):
+    """Print the pack PATH for people: grids, levels, scores, solutions.
+
+    With --json: the pack as one JSON object, cut down to --id and without solutions under
+    --no-solution."""
+    shown = packs.select(packs.load(path), pid, solutions=not no_solution)
+    if as_json:
+        clitools.emit_json(shown)
+    else:
+        click.echo(packs.show(shown))
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
+@click.option("--title", help="The page's title.  Default: the pack's file name.")
+@force_option
+def html(path, out, title, force):
+    """Write one self-contained page (no network) that plays every puzzle of the pack PATH.
+
+    Open it in any browser: pick a puzzle, click a stack then its target; undo, restart, exact
+    hints, the solution step by step; progress is kept in the browser.  docs/packs.md has the
+    page's DOM contract."""
+    from puzzlegen import web
+
+    fresh_output(out, force)
+    write_atomic(out, web.page(packs.load(path), title or title_of(path)))
+
+
+@cli.command(name="print")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="FILE.pdf|FOLDER",
+              help="The PDF to write; with --format svg, the folder to create.")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "svg"]), default="pdf",
+              show_default=True, help="One PDF, or one SVG file a page in a folder.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--title", help="The book's title.  Default: the pack's file name.")
+@force_option
+def print_(path, out, fmt, paper, title, force):
+    """Print the pack PATH as a puzzle book: contents, one puzzle a page (id, level, grid), then
+    the solutions.  SVG pages are named contents, the puzzle ids and solutions-N."""
+    from puzzlegen import printing
+
+    fresh_output(out, force)
+    if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
+        raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
+    pack = packs.load(path)
+    title = title or title_of(path)
+    book = printing.pages(pack, title, paper)
+    if fmt == "pdf":
+        write_atomic(out, printing.pdf(book, title))
+        return
+    files = {f"{page.name}.svg": printing.svg(page) for page in book}
+    if os.path.isdir(out):          # --force: replace the pages, file by file
+        for name, data in files.items():
+            write_atomic(os.path.join(out, name), data)
+        return
+    staging = tempfile.mkdtemp(prefix=f".{Path(out).name}.", dir=Path(out).parent)
+    try:
+        for name, data in files.items():
+            Path(staging, name).write_bytes(data)
+        os.chmod(staging, 0o777 & ~_umask())
+        os.replace(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,55 @@
+"""Self-contained puzzle pages (``puzzlegen pack html``): one HTML file, no network, that plays
+every puzzle of a pack.
+
+The page is ``page.html`` with ``page.css``, the generic ``app.js`` and the game's script inlined,
+and the pack's data as JSON.  Each game adds a script (the rules, moves and hints in the page)
+and a Python ``puzzle_data(entry)`` (what the page needs of one puzzle, computed exactly here);
+``GAMES`` lists them.  docs/packs.md has the DOM contract and how to add a game.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import import_module, resources
+
+from puzzlegen import __version__
+from solvers.errors import BadInput
+
+#: game -> (its script in this folder, the module whose ``puzzle_data(entry)`` serves the page).
+GAMES = {"stacksquared": ("stacksquared.js", "puzzlegen.web.stacksquared")}
+
+
+def asset(name: str) -> str:
+    return (resources.files("puzzlegen.web") / name).read_text(encoding="utf-8")
+
+
+def fingerprint(pack: dict) -> str:
+    """A short key for the pack's puzzles, so progress of two packs never mixes in a browser."""
+    puzzles = [(p["id"], p["deal"]) for p in pack["puzzles"]]
+    return hashlib.sha256(json.dumps([pack["game"], puzzles]).encode()).hexdigest()[:16]
+
+
+def page_data(pack: dict, title: str) -> dict:
+    """What the page reads: the game, a title, the progress key and each puzzle's data."""
+    if pack["game"] not in GAMES:
+        raise BadInput(f"no puzzle page for {pack['game']} packs yet")
+    if not pack["puzzles"]:
+        raise BadInput("the pack has no puzzles")
+    game = import_module(GAMES[pack["game"]][1])
+    return {"game": pack["game"], "title": title, "key": fingerprint(pack),
+            "puzzles": [game.puzzle_data(entry) for entry in pack["puzzles"]]}
+
+
+def page(pack: dict, title: str) -> str:
+    """The whole page for ``pack`` as one HTML string."""
+    data = page_data(pack, title)
+    embedded = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+    scripts = asset(GAMES[pack["game"]][0]) + "\n" + asset("app.js")
+    escape = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+    html = asset("page.html")
+    for field, value in (("__TITLE__", "".join(escape.get(c, c) for c in title)),
+                         ("__GENERATOR__", f"puzzlegen {__version__}"),
+                         ("__STYLE__", asset("page.css")), ("__SCRIPTS__", scripts),
+                         ("__DATA__", embedded)):
+        html = html.replace(field, value, 1)
+    return html

@@ -1,0 +1,306 @@
+/* The puzzle page: list, board, moves by two clicks, undo, restart, hint, solution, progress.
+ *
+ * Game-independent: everything about a game's rules comes from `puzzlegen.games[pack.game]`
+ * (see docs/packs.md, "Adding a game").  DOM contract (docs/packs.md): #board carries
+ * data-puzzle-id and data-status (playing | solved | stuck); each cell is a button with data-row
+ * and data-col; buttons with data-action = undo | restart | hint | solution.
+ */
+(function (puzzlegen) {
+  "use strict";
+
+  const pack = JSON.parse(document.getElementById("pack-data").textContent);
+  const game = puzzlegen.games[pack.game];
+  const SUIT_IDS = ["suit-C", "suit-D", "suit-H", "suit-S"];
+  const RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const $ = (selector) => document.querySelector(selector);
+  const board = $("#board");
+  const message = $("#message");
+
+  /* ---- Progress in localStorage: per puzzle, the moves played and whether it was solved. ---- */
+  const storageKey = "puzzlegen:" + pack.key;
+  function loadProgress() {
+    try {
+      const saved = JSON.parse(window.localStorage.getItem(storageKey) || "{}");
+      return saved && typeof saved === "object" ? saved : {};
+    } catch (err) {
+      return {};
+    }
+  }
+  const progress = Object.assign({ current: null, games: {} }, loadProgress());
+  function saveProgress() {
+    try {
+      window.localStorage.setItem(storageKey, JSON.stringify(progress));
+    } catch (err) {
+      /* storage unavailable (private mode, quota): play goes on without it */
+    }
+  }
+
+  /* ---- The game in play: the puzzle, the positions from the start, the moves' names. ---- */
+  const play = { puzzle: null, history: [], moves: [], selected: null, hint: null };
+  const position = () => play.history[play.history.length - 1];
+
+  /** Replay saved move names from the start; stops at the first one that is not legal. */
+  function replayNames(puzzle, names) {
+    const history = [game.start(puzzle)];
+    const moves = [];
+    for (const name of names || []) {
+      const cells = game.moveCells(history[history.length - 1], name);
+      if (cells.reason) break;
+      history.push(game.play(history[history.length - 1], cells.from, cells.to));
+      moves.push(name);
+    }
+    return { history: history, moves: moves };
+  }
+
+  function select(id) {
+    const puzzle = pack.puzzles.find((p) => p.id === id) || pack.puzzles[0];
+    const saved = progress.games[puzzle.id] || {};
+    const replayed = replayNames(puzzle, saved.moves);
+    Object.assign(play, { puzzle: puzzle, history: replayed.history, moves: replayed.moves,
+                          selected: null, hint: null });
+    progress.current = puzzle.id;
+    saveProgress();
+    $("#puzzle-title").textContent = puzzle.id;
+    $("#puzzle-level").textContent = levelText(puzzle);
+    $("#puzzle-goal").textContent = game.goal(puzzle);
+    say("");
+    buildBoard();
+    render();
+  }
+
+  function levelText(puzzle) {
+    const level = "Level: " + puzzle.level + (puzzle.score === null ? "" : " (score " + puzzle.score + " of 100)");
+    return puzzle.explanation ? level + ". " + puzzle.explanation : level + ".";
+  }
+
+  function say(text, tone) {
+    message.textContent = text;
+    message.dataset.tone = tone || "info";
+  }
+
+  /* ---- Drawing. ---- */
+  function buildBoard() {
+    const { rows, cols } = play.puzzle;
+    board.innerHTML = "";
+    board.style.setProperty("--cols", cols);
+    board.style.setProperty("--rows", rows);
+    board.dataset.puzzleId = play.puzzle.id;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = document.createElement("button");
+        cell.type = "button";
+        cell.className = "cell";
+        cell.dataset.row = r;
+        cell.dataset.col = c;
+        cell.tabIndex = r === 0 && c === 0 ? 0 : -1;
+        board.appendChild(cell);
+      }
+    }
+  }
+
+  function cardSvg(view) {
+    const red = view.suit === 1 || view.suit === 2;
+    return '<svg class="card ' + (red ? "red" : "black") + '" viewBox="0 0 60 84" aria-hidden="true">' +
+      '<rect class="face" x="1" y="1" width="58" height="82" rx="6"/>' +
+      '<text x="7" y="22" class="rank">' + RANK_LABELS[view.rank] + "</text>" +
+      '<use href="#' + SUIT_IDS[view.suit] + '" x="6" y="27" width="13" height="13"/>' +
+      '<use href="#' + SUIT_IDS[view.suit] + '" x="22" y="38" width="32" height="32"/></svg>';
+  }
+
+  function render() {
+    const p = position();
+    const state = game.status(p, play.puzzle);
+    board.dataset.status = state;
+    const targets = new Set();
+    if (play.selected !== null) {
+      for (const [from, to] of game.legalMoves(p)) if (from === play.selected) targets.add(to);
+    }
+    board.querySelectorAll(".cell").forEach((cell, i) => {
+      const view = game.cellView(p, i);
+      cell.innerHTML = view.card === null ? "" : cardSvg(view) +
+        (view.count > 1 ? '<span class="count" aria-hidden="true">' + view.count + "</span>" : "");
+      cell.dataset.card = view.card === null ? "" : view.name;
+      cell.dataset.count = view.count;
+      cell.classList.toggle("empty", view.card === null);
+      cell.classList.toggle("pile", view.count > 1);
+      cell.classList.toggle("selected", play.selected === i);
+      cell.classList.toggle("target", targets.has(i));
+      cell.classList.toggle("hint-from", !!play.hint && play.hint.from === i);
+      cell.classList.toggle("hint-to", !!play.hint && play.hint.to === i);
+      cell.setAttribute("aria-pressed", play.selected === i ? "true" : "false");
+      cell.setAttribute("aria-label", "row " + (+cell.dataset.row + 1) + ", column " +
+                        (+cell.dataset.col + 1) + ": " + view.label);
+    });
+    $("#puzzle-stats").textContent = game.summary(p, play.puzzle) + " \u00b7 " + play.moves.length +
+      (play.moves.length === 1 ? " move" : " moves");
+    $('[data-action="undo"]').disabled = play.moves.length === 0;
+    $('[data-action="restart"]').disabled = play.moves.length === 0;
+    renderList();
+  }
+
+  function renderList() {
+    const list = $("#puzzle-list");
+    if (!list.children.length) {
+      for (const puzzle of pack.puzzles) {
+        const item = document.createElement("li");
+        const button = document.createElement("button");
+        button.type = "button";
+        button.dataset.selectPuzzle = puzzle.id;
+        button.innerHTML = '<span class="id"></span> <span class="level"></span> <span class="mark"></span>';
+        button.querySelector(".id").textContent = puzzle.id;
+        button.querySelector(".level").textContent = puzzle.level;
+        button.addEventListener("click", () => {
+          window.location.hash = encodeURIComponent(puzzle.id);
+          select(puzzle.id);
+        });
+        item.appendChild(button);
+        list.appendChild(item);
+      }
+    }
+    list.querySelectorAll("button").forEach((button) => {
+      const id = button.dataset.selectPuzzle;
+      const solved = !!(progress.games[id] && progress.games[id].solved);
+      button.querySelector(".mark").textContent = solved ? "\u2713" : "";
+      button.setAttribute("aria-label", id + ", level " + button.querySelector(".level").textContent +
+                          (solved ? ", solved" : ""));
+      button.setAttribute("aria-current", play.puzzle && play.puzzle.id === id ? "true" : "false");
+    });
+  }
+
+  /* ---- Moves. ---- */
+  function record() {
+    const saved = progress.games[play.puzzle.id] || {};
+    const solved = saved.solved || game.status(position(), play.puzzle) === "solved";
+    progress.games[play.puzzle.id] = { moves: play.moves.slice(), solved: solved };
+    saveProgress();
+  }
+
+  function move(from, to, note) {
+    const p = position();
+    const name = game.moveName(p, from, to);
+    play.history.push(game.play(p, from, to));
+    play.moves.push(name);
+    play.selected = null;
+    play.hint = null;
+    record();
+    const state = game.status(position(), play.puzzle);
+    if (state === "solved") say("Solved in " + play.moves.length + " moves!", "good");
+    else if (state === "stuck") say("No legal move left: undo or restart.", "bad");
+    else say(note || "Moved " + name + ".");
+    render();
+  }
+
+  function clickCell(i) {
+    const p = position();
+    if (play.selected === null) {
+      const refused = game.whyNotPick(p, i);
+      if (refused) say("Refused: " + refused + ".", "bad");
+      else {
+        play.selected = i;
+        say("Picked " + game.cellView(p, i).name + ": now choose where it goes.");
+      }
+      render();
+      return;
+    }
+    const from = play.selected;
+    if (from === i) {
+      play.selected = null;
+      say("Put down.");
+      render();
+      return;
+    }
+    const reason = game.check(p, from, i);
+    if (reason) {
+      play.selected = null;
+      say("Refused: " + reason + ".", "bad");
+      render();
+      return;
+    }
+    move(from, i);
+  }
+
+  function undo(steps) {
+    const n = Math.min(steps || 1, play.moves.length);
+    if (!n) return;
+    play.history.length -= n;
+    play.moves.length -= n;
+    play.selected = null;
+    play.hint = null;
+    record();
+    say(n === 1 ? "Undone." : "Undid " + n + " moves.");
+    render();
+  }
+
+  function restart() {
+    undo(play.moves.length);
+    say("Back at the start.");
+  }
+
+  function hint() {
+    const answer = game.hint(play.history, play.puzzle);
+    play.selected = null;
+    play.hint = answer;
+    say("Hint: " + answer.text, answer.verdict === "loses" ? "bad" : "info");
+    render();
+  }
+
+  /** One step of the stored solution: back to where the game left it, else its next move. */
+  function solutionStep() {
+    const solution = play.puzzle.solution;
+    let k = 0;
+    while (k < play.moves.length && k < solution.length && play.moves[k] === solution[k]) k++;
+    if (play.moves.length > k) {
+      undo(play.moves.length - k);
+      say("Back to move " + k + ", where your game left the solution: press Solution again for its next move.");
+      return;
+    }
+    if (k >= solution.length) {
+      say("That was the whole solution (" + solution.length + " moves).");
+      return;
+    }
+    const cells = game.moveCells(position(), solution[k]);
+    move(cells.from, cells.to, "Solution step " + (k + 1) + " of " + solution.length + ": " + solution[k] + ".");
+  }
+
+  /* ---- Wiring: clicks, keys, the URL hash. ---- */
+  board.addEventListener("click", (event) => {
+    const cell = event.target.closest(".cell");
+    if (cell) clickCell(+cell.dataset.row * play.puzzle.cols + +cell.dataset.col);
+  });
+  board.addEventListener("keydown", (event) => {
+    const cell = event.target.closest(".cell");
+    if (!cell) return;
+    if (event.key === "Escape") {
+      play.selected = null;
+      say("Put down.");
+      render();
+      return;
+    }
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const step = steps[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const { rows, cols } = play.puzzle;
+    const r = Math.min(rows - 1, Math.max(0, +cell.dataset.row + step[0]));
+    const c = Math.min(cols - 1, Math.max(0, +cell.dataset.col + step[1]));
+    const next = board.querySelector('.cell[data-row="' + r + '"][data-col="' + c + '"]');
+    cell.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
+  const actions = { undo: () => undo(1), restart: restart, hint: hint, solution: solutionStep };
+  document.querySelectorAll("[data-action]").forEach((button) => {
+    button.addEventListener("click", () => actions[button.dataset.action]());
+  });
+  window.addEventListener("hashchange", () => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id && (!play.puzzle || id !== play.puzzle.id)) select(id);
+  });
+
+  $("#pack-title").textContent = pack.title;
+  $("#rules").textContent = game.rules;
+  const fromHash = decodeURIComponent(window.location.hash.slice(1));
+  select(fromHash || progress.current || pack.puzzles[0].id);
+
+  puzzlegen.app = { pack: pack, select: select, state: () => play };
+})(window.puzzlegen = window.puzzlegen || {});
