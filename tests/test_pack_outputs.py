@@ -1,0 +1,123 @@
+"""``pack show --id --no-solution --json``, ``pack html`` and ``pack print``: outputs and bad input."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "puzzles/stacksquared-3x4-hard.json"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["pack", *map(str, args)])
+
+
+def test_show_one_puzzle_as_json_without_solution():
+    pack = json.loads(PACK.read_text())
+    pid = pack["puzzles"][3]["id"]
+    result = run("show", PACK, "--id", pid, "--no-solution", "--json")
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert [p["id"] for p in shown["puzzles"]] == [pid]
+    assert "solution" not in shown["puzzles"][0]
+    assert shown["puzzles"][0]["deal"] == pack["puzzles"][3]["deal"]
+    assert {k: v for k, v in shown.items() if k != "puzzles"} == \
+        {k: v for k, v in pack.items() if k != "puzzles"}
+    assert json.loads(run("show", PACK, "--json").output) == pack
+
+
+def test_show_text_without_solutions():
+    pack = json.loads(PACK.read_text())
+    result = run("show", PACK, "--no-solution")
+    assert result.exit_code == 0 and "solution" not in result.output
+    assert all(p["id"] in result.output for p in pack["puzzles"])
+    one = run("show", PACK, "--id", pack["puzzles"][0]["id"])
+    assert one.output.count("solution:") == 1
+
+
+def test_print_pdf_has_a_page_per_puzzle_and_solutions(tmp_path):
+    out = tmp_path / "book.pdf"
+    result = run("print", PACK, "--out", out)
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF")
+    pages = len(re.findall(rb"/Type /Page\b", data))
+    puzzles = len(json.loads(PACK.read_text())["puzzles"])
+    assert pages >= puzzles + 2          # contents, the puzzles, at least one page of solutions
+    again = tmp_path / "again.pdf"
+    assert run("print", PACK, "--out", again).exit_code == 0
+    assert again.read_bytes() == data    # reproducible: no time stamps
+
+
+def test_print_svg_pages_are_named_by_puzzle(tmp_path):
+    out = tmp_path / "pages"
+    result = run("print", PACK, "--out", out, "--format", "svg")
+    assert result.exit_code == 0, result.output
+    pack = json.loads(PACK.read_text())
+    names = sorted(p.name for p in out.iterdir())
+    assert "contents.svg" in names and "solutions-1.svg" in names
+    assert all(f"{p['id']}.svg" in names for p in pack["puzzles"])
+    first = (out / f"{pack['puzzles'][0]['id']}.svg").read_text()
+    assert first.lstrip().startswith("<?xml") and pack["puzzles"][0]["id"] in first
+    assert run("print", PACK, "--out", out, "--format", "svg").exit_code == 2
+    assert run("print", PACK, "--out", out, "--format", "svg", "--force").exit_code == 0
+
+
+def broken_packs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    pack = json.loads(PACK.read_text())
+    wrong = dict(pack, puzzles=[dict(pack["puzzles"][0], solution=pack["puzzles"][0]["solution"][:-1])])
+    files = {"missing": (tmp_path / "nope.json", "No such file"),
+             "not json": (tmp_path / "bad.json", "is not JSON"),
+             "short solution": (tmp_path / "short.json", "field solution")}
+    files["not json"][0].write_text("{oops")
+    files["short solution"][0].write_text(json.dumps(wrong))
+    return files
+
+
+@pytest.mark.parametrize("command", ["html", "print"])
+def test_bad_input_is_one_error_line_and_exit_2(tmp_path, command):
+    out = tmp_path / ("out.html" if command == "html" else "out.pdf")
+    cases = [(pack, fragment) for pack, fragment in broken_packs(tmp_path).values()
+             if command == "html" or fragment != "field solution"]
+    for pack, fragment in cases:
+        result = run(command, pack, "--out", out)
+        assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+        assert fragment in result.output and len(result.output.splitlines()) == 1
+        assert not out.exists()
+    out.write_text("keep me")
+    result = run(command, PACK, "--out", out)
+    assert result.exit_code == 2 and "already exists" in result.output
+    assert out.read_text() == "keep me"
+    missing = tmp_path / "no-folder" / out.name
+    result = run(command, PACK, "--out", missing)
+    assert result.exit_code == 2 and "there is no folder" in result.output
+    if os.geteuid() != 0:             # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        result = run(command, PACK, "--out", locked / out.name)
+        assert result.exit_code == 2 and "not writable" in result.output
+
+
+def test_unknown_id_is_one_error_line():
+    result = run("show", PACK, "--id", "no-such-puzzle")
+    assert result.exit_code == 2
+    assert result.output == "error: no puzzle with id 'no-such-puzzle' in the pack\n"
+
+
+def test_html_force_replaces_and_the_page_names_every_puzzle(tmp_path):
+    out = tmp_path / "page.html"
+    out.write_text("old")
+    assert run("html", PACK, "--out", out, "--force").exit_code == 0
+    text = out.read_text()
+    data = json.loads(re.search(r'id="pack-data">(.*?)</script>', text, re.S).group(1))
+    pack = json.loads(PACK.read_text())
+    assert [p["id"] for p in data["puzzles"]] == [p["id"] for p in pack["puzzles"]]
+    assert all(len(p["safe"]) == len(p["solution"]) for p in data["puzzles"])
+    assert "<script src" not in text and "<link" not in text
