@@ -22,7 +22,7 @@ from pathlib import Path
 from solvers.stackmgmt import format_contest, parse_contest, solve
 from solvers.stackmgmt.generate import generate
 
-DATA = Path("/work/shared/data/codejam2017-stack-management")
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "codejam2017-stack-management"
 
 
 def wall(cmd: list[str], repeat: int) -> tuple[list[float], list[float]]:
