@@ -25,7 +25,8 @@ def cli() -> None:
 
 
 def main() -> None:
-    cli()
+    """The ``puzzlegen`` command; every way it ends is one line (``clitools._OneLineErrors``)."""
+    cli(prog_name="puzzlegen")
 
 
 if __name__ == "__main__":

@@ -6,36 +6,88 @@ stderr when stderr is a terminal.
 """
 from __future__ import annotations
 
+import functools
 import json
+import math
 import multiprocessing
+import os
 import sys
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import click
+from click.core import ParameterSource
 
+from solvers.cards import FREECELL_SEEDS
 from solvers.errors import BadInput
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
+#: A group given no command (click >= 8.2 raises it; older versions print the help themselves).
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+#: Longest error line printed; a longer message is cut (its start says what went wrong).
+MAX_ERROR = 200
+
+
 def fail(message: str) -> "click.exceptions.Exit":
-    """Print ``error: message`` on stderr and return the exit-2 exception to raise."""
-    click.echo(f"error: {message}", err=True)
+    """Print ``error: message`` on stderr, as one line of at most :data:`MAX_ERROR` characters,
+    and return the exit-2 exception to raise."""
+    line = "error: " + " ".join(str(message).split())
+    if len(line) > MAX_ERROR:
+        line = line[:MAX_ERROR - 3] + "..."
+    click.echo(line, err=True)
     return click.exceptions.Exit(2)
 
 
 class _OneLineErrors:
-    """Turns bad input (``BadInput``, an unusable file) into one sentence and exit status 2."""
+    """Every way a command can end, in one line: bad input (``BadInput``, an unusable file, a
+    usage error, too little memory) prints one ``error:`` line and exits 2; a closed output
+    pipe (``| head``) ends quietly with status 141; Ctrl-C exits 130."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+            sys.stdout.flush()
+        except _NO_ARGS_IS_HELP as exc:  # a bare group: its help
+            click.echo(exc.ctx.get_help())
+            code = 0
+        except click.ClickException as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
+            code = fail(exc.format_message().rstrip(".") + where).exit_code
+        except click.exceptions.Abort:
+            click.echo("interrupted", err=True)
+            code = 130
+        except MemoryError:
+            code = fail(f"out of memory ({_size(available_memory())} free now): lower the "
+                        f"limits (--max-states, --table-bits) or the input's size").exit_code
+        except BrokenPipeError:
+            code = _closed_pipe()
+        sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BadInput as exc:
             raise fail(str(exc)) from None
+        except BrokenPipeError:
+            raise click.exceptions.Exit(_closed_pipe()) from None
         except OSError as exc:
             where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
             raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
+
+
+def _closed_pipe() -> int:
+    """Stdout's reader has gone (``| head``): drop what is still buffered, exit 141 quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's runner)
+        pass
+    return 128 + 13  # as a shell reports a process ended by SIGPIPE
 
 
 class Command(_OneLineErrors, click.Command):
@@ -106,20 +158,158 @@ def map_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
         yield from pool.imap(fn, items, chunksize=chunksize)
 
 
-def parse_seed_range(text: str) -> range:
-    """``"A..B"`` (inclusive) as a range of seeds; :class:`BadInput` if malformed or empty."""
+def parse_seed_range(text: str, seeds: range = FREECELL_SEEDS) -> range:
+    """``"A..B"`` (inclusive) as a range of seeds; :class:`BadInput` if malformed, empty, or
+    outside ``seeds`` (by default the FreeCell deal numbers)."""
     parts = text.split("..")
     try:
         if len(parts) != 2:
             raise ValueError
         first, last = int(parts[0]), int(parts[1])
     except ValueError:
-        raise BadInput(f"malformed seed range {text!r}: expected A..B, e.g. 0..99") from None
+        raise BadInput(f"malformed seed range {text[:40]!r}: expected A..B, e.g. 0..99") from None
     if first < 0 or last < first:
         raise BadInput(f"empty or negative seed range {text!r}: need 0 <= A <= B")
+    check_seeds(first, last - first + 1, seeds)
     return range(first, last + 1)
 
 
-jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-                           help="Worker processes.")
+def check_seeds(first: int, count: int, seeds: range = FREECELL_SEEDS) -> None:
+    """:class:`BadInput` unless seeds ``first .. first + count - 1`` all lie in ``seeds``."""
+    if first not in seeds or first + count - 1 not in seeds:
+        raise BadInput(f"seeds {first}..{first + count - 1} leave {seeds.start}.."
+                       f"{seeds[-1]}: larger seeds would repeat smaller ones' deals")
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
+
+
+# Option types and checks: every option is validated before any work starts.
+
+def cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+class Jobs(click.ParamType):
+    """A worker count from 1 to the machine's cores (more only share the cores and the memory)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        jobs = click.INT.convert(value, param, ctx)
+        if not 1 <= jobs <= cores():
+            self.fail(f"{jobs} is not a worker count from 1 to this machine's {cores()} cores",
+                      param, ctx)
+        return jobs
+
+
+class FreeCellSeed(click.ParamType):
+    """A Microsoft FreeCell deal number: the shuffle reads 31 bits of the seed, so larger seeds
+    would silently repeat smaller ones and are refused."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        seed = click.INT.convert(value, param, ctx)
+        if seed not in FREECELL_SEEDS:
+            self.fail(f"{seed} is not a deal number from 0 to {FREECELL_SEEDS[-1]} (the FreeCell "
+                      f"shuffle reads 31 bits of the seed)", param, ctx)
+        return seed
+
+
+class Positive(click.ParamType):
+    """A finite number above zero (``nan``, ``inf``, zero and negatives are refused)."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not (math.isfinite(number) and number > 0):
+            self.fail(f"{value} is not a finite number above 0", param, ctx)
+        return number
+
+
+JOBS = Jobs()
+FREECELL_SEED = FreeCellSeed()
+POSITIVE = Positive()
+
+jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
+                           help="Worker processes, at most the machine's cores.")
+
+
+def available_memory() -> int:
+    """Bytes of memory a new allocation can have now: Linux's MemAvailable (less under a
+    cgroup limit), else the physical memory."""
+    free = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            free = next(int(line.split()[1]) * 1024 for line in fh
+                        if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        pass
+    if free is None:
+        free = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as fh:
+            cap = fh.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as fh:
+            used = int(fh.read())
+        if cap != "max":
+            free = min(free, int(cap) - used)
+    except (OSError, ValueError):
+        pass
+    return max(free, 0)
+
+
+def _size(nbytes: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB", "PB"):
+        if nbytes < 1000 or unit == "PB":
+            return f"{nbytes:.0f} {unit}" if unit == "bytes" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1000
+    raise AssertionError("unreachable")
+
+
+def check_memory(what: str, needed: float) -> None:
+    """:class:`BadInput` unless ``needed`` bytes fit in the memory free now; ``what`` says what
+    would need them, e.g. ``"--table-bits 30"``."""
+    free = available_memory()
+    if needed > free:
+        raise BadInput(f"{what} would need {_size(needed)} of memory, more than the "
+                       f"{_size(free)} free on this machine")
+
+
+def memory_check(bytes_for: Callable[[Any], float]) -> Callable:
+    """A click option callback refusing a value given on the command line that needs more
+    memory than is free (defaults are sized to fit):
+    ``click.option("--table-bits", ..., callback=memory_check(lambda bits: 64 << bits))``."""
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        given = ctx.get_parameter_source(param.name) is not ParameterSource.DEFAULT
+        if value is not None and given:
+            try:
+                check_memory(str(value), bytes_for(value))
+            except BadInput as exc:
+                raise click.BadParameter(str(exc), ctx, param) from None
+        return value
+    return callback
+
+
+def out_option(help: str, required: bool = True) -> Callable:
+    """``--out FILE`` and ``--force``: an existing FILE is refused unless ``--force``, and a
+    FILE that cannot be written fails at once, before any work; the command gets ``out``."""
+    from puzzlegen.fileio import check_output
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, out: str | None, force: bool, **kwargs: Any) -> Any:
+            if out is not None:
+                check_output(out, force)
+            return fn(*args, out=out, **kwargs)
+        wrapper = click.option("--force", is_flag=True,
+                               help="Replace --out if it exists (otherwise refused).")(wrapper)
+        return click.option("--out", type=click.Path(dir_okay=False), required=required,
+                            help=help)(wrapper)
+    return decorate

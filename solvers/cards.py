@@ -15,6 +15,9 @@ from typing import Iterable
 from solvers.errors import BadInput
 
 RANK_CHARS = "A23456789TJQK"
+#: The Microsoft FreeCell deal numbers: the shuffle reads 31 bits of the seed, so these are the
+#: seeds it tells apart (a larger seed would deal the same cards as ``seed & 0x7FFFFFFF``).
+FREECELL_SEEDS = range(2 ** 31)
 SUIT_CHARS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RED_SUITS = frozenset({1, 2})
@@ -99,10 +102,14 @@ def freecell_deal(seed: int) -> list[Card]:
 
     Deck ``AC AD AH AS 2C ... KS``; ``state = seed & 0x7FFFFFFF``; for i = 51 down to 1 the
     linear congruential generator picks ``j = (state >> 16) % (i + 1)`` and swaps deck[i] and
-    deck[j]; the cards are then dealt from deck[51] down to deck[0].
+    deck[j]; the cards are then dealt from deck[51] down to deck[0].  Seeds outside
+    :data:`FREECELL_SEEDS` raise :class:`BadInput` rather than repeat another seed's deal.
     """
+    if seed not in FREECELL_SEEDS:
+        raise BadInput(f"no FreeCell deal number {seed}: deal numbers run from 0 to "
+                       f"{FREECELL_SEEDS[-1]} (the shuffle reads 31 bits of the seed)")
     deck = full_deck()
-    state = seed & 0x7FFFFFFF
+    state = seed
     for i in range(51, 0, -1):
         state = (214013 * state + 2531011) & 0x7FFFFFFF
         j = (state >> 16) % (i + 1)
