@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 
 from puzzlegen import __version__
 from puzzlegen.symmetry import canonical
@@ -20,6 +22,10 @@ from solvers.errors import BadInput
 from solvers.stacksquared import Deal, replay
 
 FORMAT, VERSION = "puzzlegen-pack", 1
+#: Caps on a pack file: bytes (a puzzle takes about 1 kB) and nesting of arrays and objects (a
+#: pack needs 5), so a hostile file fails in one line instead of exhausting memory or the stack.
+MAX_BYTES, MAX_DEPTH = 32_000_000, 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def schema() -> dict:
@@ -46,23 +52,55 @@ def dumps(pack: dict) -> str:
 
 def load(path: str | Path) -> dict:
     """Read a pack and check it against the schema; :class:`BadInput` naming the field."""
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise BadInput(f"{path} is larger than a pack may be ({MAX_BYTES // 1_000_000} MB)")
     try:
-        pack = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput(f"{path} is not a UTF-8 text file") from None
+    if not text.strip():
+        raise BadInput(f"{path} is empty: a pack is a JSON object")
+    if nesting(text) > MAX_DEPTH:
+        raise BadInput(f"{path} nests arrays and objects more than {MAX_DEPTH} deep: not a pack")
+    try:
+        pack = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(pack),
                     key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
-        where = "/".join(str(p) for p in first.absolute_path) or "(top level)"
         parts = list(first.absolute_path)
+        where = "/".join(str(p) for p in parts) or "(top level)"
         if len(parts) >= 2 and parts[0] == "puzzles" and isinstance(parts[1], int):
-            pid = pack["puzzles"][parts[1]].get("id", f"#{parts[1]}")
-            where = f"puzzle {pid}: " + "/".join(str(p) for p in parts[2:])
-        raise BadInput(f"{path} does not match the pack schema at {where}: {first.message}")
+            entry = pack["puzzles"][parts[1]]
+            pid = entry.get("id") if isinstance(entry, dict) else None
+            pid = pid if isinstance(pid, str) and len(pid) <= 40 else f"#{parts[1]}"
+            field = "/".join(str(p) for p in parts[2:])
+            where = f"puzzle {pid}" + (f": {field}" if field else "")
+        raise BadInput(f"{path} does not match the pack schema at {where}: "
+                       f"{_schema_message(first)}")
     return pack
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and objects nest in the JSON ``text`` (brackets inside strings aside)."""
+    raw = np.frombuffer(_STRING.sub("", text).encode("utf-8"), np.uint8)
+    step = np.isin(raw, (ord("["), ord("{"))).astype(np.int64) - np.isin(raw, (ord("]"), ord("}")))
+    return int(np.cumsum(step).max(initial=0))
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    """The schema's complaint, with a long value summarised (an array of 25 items)."""
+    value = repr(error.instance)
+    if len(value) <= 40 or value not in error.message:
+        return error.message
+    kind = {dict: "an object", list: "an array", str: "a string"}.get(type(error.instance),
+                                                                      "a value")
+    size = f" of {len(error.instance)} items" if isinstance(error.instance, (dict, list)) else ""
+    return error.message.replace(value, kind + size)
 
 
 def same(a, b) -> bool:
