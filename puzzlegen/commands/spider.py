@@ -8,15 +8,29 @@ from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.spider import ask, dof_report, move_report, parse_board
 from solvers.spider import seed_algorithms
+from solvers.spider.search import STATE_BYTES
 
 BOARD_HELP = ("BOARD: stacks separated by '|', each bottom to top as space-separated cards, "
               "'##' for a face-down card, e.g. \"KS QH JH | ## 9D | | 5C\".")
 exact_option = click.option("--exact", is_flag=True,
                             help="Answer with the exact oracle (plain breadth-first search) "
                                  "instead of the calculator.")
-states_option = click.option("--max-states", type=click.IntRange(1), default=1_000_000,
-                             show_default=True, help="Stop a search after this many states "
-                                                     "(the answer is then 'limit').")
+
+
+def limit_options(fn):
+    """``--max-states`` (boards stored by a search: bounds its memory) and ``--max-seconds``;
+    reaching either makes the answer 'limit'.  The defaults answer within about a minute and
+    1 GB."""
+    fn = click.option("--max-seconds", type=clitools.POSITIVE, default=60.0, show_default=True,
+                      help="Stop the searches after this many seconds in all.")(fn)
+    return click.option("--max-states", type=click.IntRange(1), default=1_000_000,
+                        show_default=True,
+                        callback=clitools.memory_check(lambda n: n * STATE_BYTES),
+                        help="Stop a search once it has stored this many boards.")(fn)
+
+
+def _limits(max_states: int, max_seconds: float) -> Limits:
+    return Limits(states=max_states, seconds=max_seconds)
 
 
 cli = clitools.group("spider", help="Spider: degrees of freedom and run moves.\n\n" + BOARD_HELP)
@@ -26,16 +40,17 @@ cli = clitools.group("spider", help="Spider: degrees of freedom and run moves.\n
                          "reversible moves.\n\n" + BOARD_HELP)
 @click.argument("board")
 @exact_option
-@states_option
+@limit_options
 @clitools.json_option
-def dof_cmd(board: str, exact: bool, max_states: int, as_json: bool) -> None:
-    report = dof_report(parse_board(board), exact, Limits(nodes=max_states))
+def dof_cmd(board: str, exact: bool, max_states: int, max_seconds: float, as_json: bool) -> None:
+    report = dof_report(parse_board(board), exact, _limits(max_states, max_seconds))
     if as_json:
         clitools.emit_json(report)
         return
     click.echo(f"empty stacks: {report['empty_stacks']} (DoF {report['dof']})")
     if report["max_empty_stacks"] is None:
-        click.echo(f"most empty stacks: unknown, the search stopped at {max_states} states")
+        click.echo(f"most empty stacks: unknown, the search stopped at its limit "
+                   f"({max_states:,} boards stored or {max_seconds:g} s)")
     else:
         click.echo(f"most empty stacks by reversible moves: {report['max_empty_stacks']} "
                    f"(DoF {report['max_dof']}) [{report['method']}]")
@@ -59,15 +74,15 @@ def _text(move: dict) -> str:
 @click.option("--swap", type=click.IntRange(1), default=None,
               help="Exchange with this many units from the top of --to.")
 @exact_option
-@states_option
+@limit_options
 @clitools.json_option
 def move_cmd(board: str, src: int, units: int, dst: int | None, swap: int | None, exact: bool,
-             max_states: int, as_json: bool) -> None:
+             max_states: int, max_seconds: float, as_json: bool) -> None:
     b = parse_board(board)
     if swap is not None and dst is None:
         raise BadInput("--swap needs --to: the stack to exchange with")
     q = ask(b, src - 1, units, None if dst is None else dst - 1, swap)
-    report = move_report(b, q, exact, Limits(nodes=max_states))
+    report = move_report(b, q, exact, _limits(max_states, max_seconds))
     if q.kind == "off":
         report["seed_algorithms"] = {rule: seed_algorithms.decide(b, q, rule)
                                      for rule in seed_algorithms.RULES}

@@ -10,6 +10,7 @@ from solvers.spider import calc, oracle
 from solvers.spider.question import Question, ask
 from solvers.spider.rules import (FACE_DOWN, Board, empty_count, format_board, parse_board,
                                   unit_starts)
+from solvers.spider.search import remaining
 
 
 def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> dict:
@@ -29,11 +30,11 @@ def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> 
 def move_report(board: Board, q: Question, exact: bool = False,
                 limits: Limits = Limits()) -> dict:
     """Answer a move question: ``possible`` (null on a limit), ``needed_empty_stacks`` (an
-    empty destination counts), the pure-board ``capacity`` with this many empty stacks, and
+    empty destination counts; its searches share what time ``limits`` leaves), the pure-board ``capacity`` with this many empty stacks, and
     a line of ``moves`` when a search found one."""
     engine = oracle if exact else calc
     result = oracle.answer(board, q, limits) if exact else calc.answer(board, q, limits, True)
-    need = engine.needed_empty_stacks(board, q, limits)
+    need = engine.needed_empty_stacks(board, q, remaining(limits, result.seconds))
     n = empty_count(board)
     out = {"question": q.kind, "from": q.src + 1, "units": q.units,
            "to": None if q.dst is None else q.dst + 1,
