@@ -11,13 +11,19 @@ from solvers.stackmgmt import parse_contest, solve, solve_brute, verdict_word
 from solvers.stackmgmt.generate import generate
 from solvers.stackmgmt.rules import parse_move, replay
 
-DATA = Path("/work/shared/data/codejam2017-stack-management")
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="contest data not available")
+DATA = Path(__file__).parent / "data" / "codejam2017-stack-management"
 SAMPLE = "5\n2 7 2 7 1\n2 6 4 7 4\n2 3 2 6 2\n2 4 2 10 2\n2 5 4 7 3\n2\n2 2\n0 2\n3 2\n4 1 3\n"
 
 
 def answers(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_contest_data_is_in_the_repository():
+    """The practice sets are public contest data kept in tests/data: a missing file fails."""
+    for name in ("sample", "E-small-practice", "E-large-practice"):
+        for ext in ("in", "out"):
+            assert (DATA / f"{name}.{ext}").is_file(), f"tests/data lacks {name}.{ext}"
 
 
 def run(*args, input=None):
@@ -45,7 +51,6 @@ def test_sample():
     assert result.output.splitlines() == ["Case #1: POSSIBLE", "Case #2: IMPOSSIBLE"]
 
 
-@needs_data
 @pytest.mark.parametrize("name", ["sample", "E-small-practice", "E-large-practice"])
 def test_practice_sets_exactly(name):
     result = run("solve", str(DATA / f"{name}.in"))
@@ -53,14 +58,12 @@ def test_practice_sets_exactly(name):
     assert result.output.splitlines() == answers(DATA / f"{name}.out")
 
 
-@needs_data
 @pytest.mark.parametrize("name", ["sample", "E-small-practice"])
 def test_brute_force_on_practice_sets(name):
     result = run("solve", "--brute", str(DATA / f"{name}.in"))
     assert result.output.splitlines() == answers(DATA / f"{name}.out")
 
 
-@needs_data
 def test_explained_small_practice_lines_win():
     path = DATA / "E-small-practice.in"
     result = run("solve", "--explain", str(path))
@@ -68,7 +71,6 @@ def test_explained_small_practice_lines_win():
         sum(a.endswith(" POSSIBLE") for a in answers(DATA / "E-small-practice.out"))
 
 
-@needs_data
 def test_explained_large_cases_win():
     cases = parse_contest((DATA / "E-large-practice.in").read_text())
     # The longest path (44,534 suits over 50,000 stacks of 2) and a 250 x 200 path of 4.
@@ -99,7 +101,11 @@ def test_brute_limit_is_not_an_answer():
 
 
 BAD = [
-    ("", "line 1: input ends where the number of premade stacks"),
+    ("", "line 1: the input is empty; expected the number of premade stacks"),
+    (" \n\n", "line 1: the input is empty"),
+    ("1\n1 99999999999999999999999 1\n1\n1 1\n0\n",
+     "line 2: 99999999999999999999999 is too large a number"),
+    ("1\n1 9223372036854775808 1\n1\n1 1\n0\n", "line 2: 9223372036854775808 is too large"),
     ("x\n", "line 1: 'x' is not a whole number"),
     ("2\n1 1 1\n", "line 3: input ends where premade stack 1 of 2"),
     ("1\n2 1 1 2\n1\n1 2\n0\n", "line 2: premade stack 0 must be a card count C >= 1 followed "

@@ -12,6 +12,11 @@ from puzzlegen import clitools
 from puzzlegen.fileio import write_atomic
 from solvers.result import Limits
 from solvers.stackmgmt import format_contest, parse_contest, solve, solve_brute, verdict_word
+from solvers.stackmgmt.brute import position_bytes
+
+#: The exhaustive oracle's defaults: as many positions a case as fit in this many bytes, and
+#: this many seconds a case.
+BRUTE_BYTES, BRUTE_SECONDS = 2_000_000_000, 60.0
 
 cli = clitools.group("stackmgmt", help="Code Jam 2017 Stack Management: decide contest cases, "
                                        "explain wins, generate hard cases.")
@@ -26,10 +31,11 @@ def _read(file: str) -> str:
 @click.argument("file", required=False, default="-")
 @click.option("--brute", is_flag=True,
               help="Use the exhaustive oracle (every play) instead of the graph-path checker.")
-@click.option("--max-nodes", type=click.IntRange(1), default=1_000_000, show_default=True,
-              help="With --brute: positions per case before giving up with LIMIT.")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
-              help="With --brute: time per case before giving up with LIMIT (default none).")
+@click.option("--max-nodes", type=click.IntRange(1), default=None,
+              help="With --brute: positions stored per case before giving up with LIMIT "
+                   "[default: as many as fit in 2 GB].")
+@click.option("--seconds", type=clitools.POSITIVE, default=BRUTE_SECONDS, show_default=True,
+              help="With --brute: time per case before giving up with LIMIT.")
 @click.option("--explain", is_flag=True,
               help="After each POSSIBLE case, print a winning line, one move a line.")
 @clitools.json_option
@@ -42,10 +48,16 @@ def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
     order of the case's line.  --json prints one JSON object a case instead (JSON lines).
     """
     cases = parse_contest(_read(file))
+    if brute and max_nodes is not None:
+        clitools.check_memory(f"--max-nodes {max_nodes}",
+                              max_nodes * position_bytes(max(case.cards for case in cases)))
     out = []
     for x, case in enumerate(cases, 1):
-        result = solve_brute(case, Limits(max_nodes, seconds)) if brute else \
-            solve(case, explain=explain)
+        if brute:
+            nodes = max_nodes or max(1, BRUTE_BYTES // position_bytes(case.cards))
+            result = solve_brute(case, Limits(nodes=nodes, seconds=seconds))
+        else:
+            result = solve(case, explain=explain)
         if as_json:
             clitools.emit_json({"case": x, "answer": verdict_word(result), **result.to_json()})
             continue
@@ -70,14 +82,17 @@ def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
 @click.option("--length", type=click.IntRange(1), default=None,
               help="Path length (path) or cycle length (blocked); default the longest "
                    "that fits.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), required=True,
-              help="Contest input file to write (atomically).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Case k of the file is generated from seed S + k.")
+@clitools.out_option(help="Contest input file to write (atomically).")
 @clitools.json_option
 def generate_cmd(kind, count, n, c, length, seed, out, as_json):
     """Write hard cases in the contest input format, each checked by the solver."""
-    from solvers.stackmgmt.generate import generate
+    from solvers.stackmgmt.generate import bytes_needed, check_size, generate
 
+    check_size(kind, n, c, length, count)
+    clitools.check_memory(f"{count} case(s) of {n} stacks of {c} cards",
+                          bytes_needed(n, c, count))
     cases = [generate(kind, n, c, length, seed + i) for i in range(count)]
     write_atomic(out, format_contest(cases))
     answers = [verdict_word(solve(case)) for case in cases]

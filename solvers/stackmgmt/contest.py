@@ -20,6 +20,8 @@ import numpy as np
 from solvers.errors import BadInput
 
 MAX_CARD = 50000
+#: Numbers of this many digits or more are checked to fit a 64-bit integer.
+MAX_DIGITS = 19
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +114,12 @@ def _tokens(text: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
         raise BadInput(f"line {line + 1}: {what}")
     start = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
     token_line = newline[start] if start.size else np.zeros(0, dtype=np.int64)
+    end = np.flatnonzero(~space & np.concatenate((space[1:], [True])))
+    for k in np.flatnonzero(end - start + 1 >= MAX_DIGITS).tolist():  # rare: checked one by one
+        token = raw[start[k]:end[k] + 1].tobytes().decode()
+        if int(token) > np.iinfo(np.int64).max:
+            shown = token if len(token) <= 30 else token[:27] + "..."
+            raise BadInput(f"line {int(token_line[k]) + 1}: {shown} is too large a number")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nums = np.fromstring(text, dtype=np.int64, sep=" ") if start.size else \
@@ -130,6 +138,8 @@ class _Reader:
 
     def numbers(self, what: str, count: int) -> tuple[np.ndarray, int]:
         """The next line's numbers, which must be ``count``; and its line number (from 1)."""
+        if not self.nums.size:
+            raise BadInput(f"line 1: the input is empty; expected {what}")
         if self.line >= len(self.counts) or self.tok >= self.nums.size:
             raise BadInput(f"line {self.line + 1}: input ends where {what} was expected")
         found = self.counts[self.line]

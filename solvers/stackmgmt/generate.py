@@ -28,10 +28,15 @@ class _Builder:
         self.n, self.c, self.rng = n, c, rng
         self.stacks: list[list[int]] = [[] for _ in range(n)]
         self.suit: list[int] = []
+        self.per_suit = [0] * (n + 1)
         self.ace = {s: self.new(s) for s in range(1, n + 1)}
         self.king = {s: self.new(s) for s in range(1, n + 1)}
 
     def new(self, suit: int) -> int:
+        self.per_suit[suit] += 1
+        if self.per_suit[suit] > MAX_CARD:
+            raise BadInput(f"a suit would need more than {MAX_CARD} cards, but values stop at "
+                           f"{MAX_CARD}: use more stacks or fewer cards per stack")
         self.suit.append(suit)
         return len(self.suit) - 1
 
@@ -65,9 +70,6 @@ class _Builder:
             by_suit.setdefault(self.suit[card], []).append(card)
         value = {}
         for cards in by_suit.values():
-            if len(cards) > MAX_CARD:
-                raise BadInput(f"a suit would need {len(cards)} cards but values stop at "
-                               f"{MAX_CARD}: use more stacks or fewer cards per stack")
             for card, v in zip(cards, sorted(self.rng.sample(range(1, MAX_CARD + 1),
                                                              len(cards)), reverse=True)):
                 value[card] = v
@@ -100,13 +102,37 @@ def _blocked(b: _Builder, length: int) -> None:
             b.stacks[i - 1].append(b.king[i % length + 1])
 
 
-def generate(kind: str, n: int, c: int, length: int | None, seed: int) -> Case:
-    """One hard case (see the module docstring), checked by the solver before it is returned."""
+#: Cards generated in one run at most (about 40 seconds and 1 GB), and the memory a card takes
+#: while its case is built (``BYTES_BUILDING``) and once it is kept for the output.
+MAX_CARDS, BYTES_BUILDING, BYTES_KEPT = 10_000_000, 120, 60
+
+
+def check_size(kind: str, n: int, c: int, length: int | None, count: int = 1) -> int:
+    """The path or cycle length of ``count`` cases of ``n`` stacks of ``c`` cards (the longest
+    that fits when ``length`` is None); :class:`BadInput` for a size the format or the run
+    cannot hold."""
     longest = n - 2 if kind == "path" else n
     length = longest if length is None else length
     if c < 2 or not 1 <= length <= longest:
         raise BadInput(f"a {kind} case of {n} stacks of {c} cards needs 2 or more cards a "
                        f"stack and a length from 1 to {longest}, got {length}")
+    if n > MAX_CARD or c > MAX_CARD:
+        raise BadInput(f"{n} stacks of {c} cards: a case has at most {MAX_CARD} suits (one a "
+                       f"stack) of at most {MAX_CARD} cards")
+    if count * n * c > MAX_CARDS:
+        raise BadInput(f"{count} case(s) of {n} stacks of {c} cards make {count * n * c:,} "
+                       f"cards; one run generates at most {MAX_CARDS:,}")
+    return length
+
+
+def bytes_needed(n: int, c: int, count: int = 1) -> int:
+    """Memory to generate ``count`` cases of ``n`` stacks of ``c`` cards and keep them."""
+    return n * c * (BYTES_BUILDING + count * BYTES_KEPT)
+
+
+def generate(kind: str, n: int, c: int, length: int | None, seed: int) -> Case:
+    """One hard case (see the module docstring), checked by the solver before it is returned."""
+    length = check_size(kind, n, c, length)
     b = _Builder(n, c, random.Random(seed))
     (_path if kind == "path" else _blocked)(b, length)
     b.cascade()
