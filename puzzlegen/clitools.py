@@ -56,8 +56,10 @@ class _OneLineErrors:
             click.echo(exc.ctx.get_help())
             code = 0
         except click.ClickException as exc:
+            message = exc.format_message().rstrip(".")
             where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
-            code = fail(exc.format_message().rstrip(".") + where).exit_code
+            fits = len(f"error: {message}{where}") <= MAX_ERROR
+            code = fail(message + where if fits else message).exit_code
         except click.exceptions.Abort:
             click.echo("interrupted", err=True)
             code = 130
@@ -216,8 +218,8 @@ class FreeCellSeed(click.ParamType):
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
         seed = click.INT.convert(value, param, ctx)
         if seed not in FREECELL_SEEDS:
-            self.fail(f"{seed} is not a deal number from 0 to {FREECELL_SEEDS[-1]} (the FreeCell "
-                      f"shuffle reads 31 bits of the seed)", param, ctx)
+            self.fail(f"{seed} is not a FreeCell deal number, 0 to {FREECELL_SEEDS[-1]} (the "
+                      f"shuffle reads 31 bits)", param, ctx)
         return seed
 
 

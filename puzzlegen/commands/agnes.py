@@ -17,11 +17,22 @@ RESULT = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"
 rules_option = click.option("--rules", "rules_name", required=True,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
                                  "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.")
-max_states_option = click.option("--max-states", type=click.IntRange(1), default=None,
+#: States a search examines by default (about a minute); deals a seed skips at most (reaching
+#: deal K replays K shuffles, about 30 seconds a million).
+DEFAULT_MAX_STATES, MAX_SKIP = 20_000_000, 1_000_000
+
+max_states_option = click.option("--max-states", type=click.IntRange(1),
+                                 default=DEFAULT_MAX_STATES, show_default=True,
                                  help="Stop a search after this many states: result 'limit'.")
 table_option = click.option("--table-bits", type=click.IntRange(10, 30), default=21,
                             show_default=True,
                             help="Losing-state table of 2**BITS entries (64 bytes each).")
+
+
+def check_table(table_bits: int, jobs: int = 1) -> None:
+    """The losing-state tables of ``jobs`` processes must fit in the memory free."""
+    clitools.check_memory(f"--table-bits {table_bits}" + (f" with {jobs} jobs" if jobs > 1 else ""),
+                          jobs * (64 << table_bits))
 
 
 cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 rule variant): "
@@ -32,7 +43,7 @@ cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 r
 @rules_option
 @click.option("--seed", type=click.IntRange(0), default=None,
               help="Deal from this seed (quagnes's decks).")
-@click.option("--index", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--index", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="Deal number K of the seed (the (K+1)-th quagnes Agnes()).")
 @click.option("--deck", "deck_file", type=str, default=None,
               help="Deck file: 52 cards in notation (base card first) or quagnes's "
@@ -46,6 +57,7 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
     """Solve one deal exactly and print the winning line of play."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
+    check_table(table_bits)
     if (seed is None) == (deck_file is None):
         raise BadInput("give exactly one of --seed S (with --index K) or --deck FILE")
     deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
@@ -59,7 +71,8 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
     click.echo(f"rules {rules.name}; deck {out['deal']}")
     click.echo(str(agnes.Board.start(deal, rules)))
     verdict = {"won": "won", "lost": "lost (no line of play wins)",
-               "limit": f"unknown: stopped at the limit of {max_states} states"}[out["result"]]
+               "limit": "unknown: stopped by " + ("--max-states" if result.nodes >= max_states
+                                                  else "the search's depth cap")}[out["result"]]
     click.echo(f"result: {verdict}; {result.nodes} states, {result.seconds:.3f} s; "
                f"max score {result.details['max_score']}"
                + ("" if result.details["max_score_exact"] else " (best found)"))
@@ -92,7 +105,7 @@ def _mean_sd(values: list[int]) -> tuple[float, float]:
 @click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
-@click.option("--start", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--start", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="First deal index (to split a long run).")
 @clitools.jobs_option
 @max_states_option
@@ -104,6 +117,7 @@ def winrate(rules_name, deals, seed, start, jobs, max_states, per_deal, table_bi
     """Win rate over many deals with a Wilson 95% interval; 'limit' results counted apart."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
+    check_table(table_bits, jobs)
     if per_deal:
         check_writable(per_deal)
     tasks = ((start + k, deal, rules, max_states, table_bits)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -10,6 +11,7 @@ from puzzlegen.fileio import check_writable, write_atomic
 from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
                              parse_deal, solve)
+from solvers.montana.api import table_bytes
 from solvers.result import Limits, Status
 
 
@@ -45,9 +47,18 @@ def _rules(ranks: int, gaps: str, movable_twos: bool) -> Rules:
     return Rules(ranks, movable_twos=movable_twos, random_gaps=gaps == "random")
 
 
-def _limits(seconds: float | None) -> Limits:
-    if seconds is not None and seconds <= 0:
-        raise BadInput(f"--seconds must be positive, got {seconds}")
+def _limits(seconds: float | None, redeals: int, max_states: int, ranks: int,
+            jobs: int = 1) -> Limits:
+    """The limits of the options, checked before any work (the tables of ``jobs`` processes
+    must fit in memory)."""
+    if seconds is not None and not 0 < seconds < math.inf:
+        raise BadInput(f"--seconds must be positive and finite, got {seconds}")
+    if redeals < 0:
+        raise BadInput(f"--redeals must be at least 0, got {redeals}")
+    if max_states < 1:
+        raise BadInput(f"--max-states must be at least 1, got {max_states}")
+    clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
+                          jobs * table_bytes(max_states, ranks))
     return Limits(seconds=seconds)
 
 
@@ -70,10 +81,11 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
     --ranks 5: "3C AD 4S 2H 5D ..."; or give --seed S instead.
     """
     rules = _rules(ranks, gaps, movable_twos)
+    limits = _limits(seconds, redeals, max_states, ranks)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
     cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
-    result = solve(cells, _limits(seconds), rules, redeals,
+    result = solve(cells, limits, rules, redeals,
                    redeal_seed if redeal_seed is not None else seed or 0, max_states, prune)
     if as_json:
         clitools.emit_json(game_json(result))
@@ -155,11 +167,7 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
                 jobs, per_deal, as_json):
     """Win rate over seeded deals, with a Wilson 95% interval and the count of limits."""
     rules = _rules(ranks, gaps, movable_twos)
-    limits = _limits(seconds)
-    if redeals < 0:
-        raise BadInput(f"--redeals must be at least 0, got {redeals}")
-    if max_states < 1:
-        raise BadInput(f"--max-states must be at least 1, got {max_states}")
+    limits = _limits(seconds, redeals, max_states, ranks, jobs)
     if per_deal:
         check_writable(per_deal)
     jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]

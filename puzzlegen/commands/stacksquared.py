@@ -10,6 +10,7 @@ from puzzlegen.survey import solve_record, solve_seed, survey
 from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.stacksquared import DEFAULT_LIMITS, Deal, warm_up
+from solvers.stacksquared.api import table_bytes
 
 cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): an r x c grid of "
                      "cards; stacks merge along rows and columns; score = sum of squared stack sizes.",
@@ -27,19 +28,19 @@ def grid_options(fn):
 
 
 def limit_options(fn):
-    fn = click.option("--max-seconds", type=float, default=None,
+    fn = click.option("--max-seconds", type=clitools.POSITIVE, default=None,
                       help="Time limit per deal; reaching it reports 'limit'.")(fn)
-    fn = click.option("--max-states", type=int, default=DEFAULT_LIMITS.states, show_default=True,
+    fn = click.option("--max-states", type=click.IntRange(1), default=DEFAULT_LIMITS.states,
+                      show_default=True,
                       help="Distinct states stored per search (bounds memory).")(fn)
-    return click.option("--max-nodes", type=int, default=None,
+    return click.option("--max-nodes", type=click.IntRange(1), default=None,
                         help="Node limit per deal; reaching it reports 'limit'.")(fn)
 
 
-def make_limits(max_nodes, max_states, max_seconds) -> Limits:
-    for name, value in (("--max-nodes", max_nodes), ("--max-states", max_states),
-                        ("--max-seconds", max_seconds)):
-        if value is not None and value <= 0:
-            raise BadInput(f"{name} must be positive, got {value}")
+def make_limits(max_nodes, max_states, max_seconds, rows=4, cols=4, jobs=1) -> Limits:
+    """The limits of the options, once the state tables of ``jobs`` workers fit in memory."""
+    clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
+                          jobs * table_bytes(max_states, rows * cols))
     return Limits(nodes=max_nodes, states=max_states, seconds=max_seconds)
 
 
@@ -58,6 +59,8 @@ def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
                 deals.append(Deal.parse(text, rows, cols))
             except BadInput as exc:
                 raise BadInput(f"{source}, line {number}: {exc}") from None
+    if not deals:
+        raise BadInput(f"{'stdin' if source == '-' else source} holds no deal (one a line)")
     return deals
 
 
@@ -85,7 +88,8 @@ def print_result(deal: Deal, out: dict) -> None:
 
 @cli.command()
 @click.argument("deal", required=False)
-@click.option("--seed", type=click.IntRange(0), help="Deal with the Microsoft FreeCell deal number N.")
+@click.option("--seed", type=clitools.FREECELL_SEED,
+              help="Deal with the Microsoft FreeCell deal number N (0..2147483647).")
 @click.option("--seeds", "seed_range", metavar="A..B",
               help="Solve the deals of seeds A..B (inclusive); prints JSON lines.")
 @click.option("--input", "input_file", metavar="FILE",
@@ -105,7 +109,7 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
     sources = [x is not None for x in (deal, seed, seed_range, input_file)]
     if sum(sources) != 1:
         raise BadInput("give exactly one of DEAL, --seed, --seeds or --input")
-    limits = make_limits(max_nodes, max_states, max_seconds)
+    limits = make_limits(max_nodes, max_states, max_seconds, rows, cols, jobs)
     if seed_range is not None or input_file is not None:
         if seed_range is not None:
             seeds = clitools.parse_seed_range(seed_range)
@@ -145,7 +149,8 @@ def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, job
     The probability comes with a Wilson 95% interval over the decided deals; deals stopped by a
     limit are counted apart, never as unsolvable.
     """
-    limits = make_limits(max_nodes, max_states, max_seconds)
+    limits = make_limits(max_nodes, max_states, max_seconds, rows, cols, jobs)
+    clitools.check_seeds(seed_start, deals)
     summary = survey(rows, cols, range(seed_start, seed_start + deals), limits, jobs)
     if as_json:
         clitools.emit_json(summary)

@@ -63,9 +63,19 @@ def _huge_zeros(shape: tuple[int, int]) -> np.ndarray:
     return buf.view(np.uint64).reshape(shape)
 
 
+def _table_shape(max_states: int, words: int) -> tuple[int, int]:
+    return 1 << max(10, (max_states * 3 // 2).bit_length()), words
+
+
+def table_bytes(max_states: int, ranks: int) -> int:
+    """Memory of the transposition table that holds ``max_states`` layouts of ``ranks`` ranks."""
+    rows, words = _table_shape(max_states, _packing(ranks)[2])
+    return rows * words * 8
+
+
 def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
     """The process's transposition table (one at a time, reused) and a fresh generation stamp."""
-    size = (1 << max(10, (max_states * 3 // 2).bit_length()), words)
+    size = _table_shape(max_states, words)
     if size not in _tables:
         _tables.clear()
         _tables[size] = [_huge_zeros(size), 0]

@@ -115,3 +115,12 @@ def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -
 def warm_up() -> None:
     """Load (or compile) the search kernel now, e.g. before forking worker processes."""
     solve(Deal.parse("AS 2S", rows=1, cols=2))
+
+
+def table_bytes(max_states: int, cells: int) -> int:
+    """Memory the state table of one search may take when it stores ``max_states`` states of a
+    grid of ``cells`` cells: a key of two bytes a cell and a used flag per slot, the table kept
+    below 70% full (so up to 2.9 slots a state), and the old table beside the new while it
+    doubles."""
+    slot = 2 * 8 * ((cells + 7) // 8) + 1
+    return int(max_states * slot * 2.9 * 1.5)

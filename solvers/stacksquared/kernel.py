@@ -289,6 +289,7 @@ def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states,
         stop = False
         if max_nodes >= 0 and nodes > max_nodes:
             outcome = NODE_LIMIT
+            nodes = max_nodes  # the node over the limit is not examined
             stop = True
         elif max_seconds >= 0 and (nodes & 4095) == 0 and now() - start > max_seconds:
             outcome = TIME_LIMIT
