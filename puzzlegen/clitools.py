@@ -11,6 +11,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
@@ -63,6 +64,11 @@ class _OneLineErrors:
         except click.exceptions.Abort:
             click.echo("interrupted", err=True)
             code = 130
+        except SystemError as exc:  # Ctrl-C while a numba kernel ran: its dispatcher says so
+            if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                raise
+            click.echo("\ninterrupted", err=True)
+            code = 130
         except MemoryError:
             code = fail(f"out of memory ({_size(available_memory())} free now): lower the "
                         f"limits (--max-states, --table-bits) or the input's size").exit_code
@@ -80,6 +86,13 @@ class _OneLineErrors:
         except OSError as exc:
             where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
             raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise fail(f"an input is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                       f"offset {exc.start})") from None
+        except ValueError as exc:
+            if str(exc) != "embedded null byte":  # what the operating system calls refuse
+                raise
+            raise fail("a file name holds a NUL character") from None
 
 
 def _closed_pipe() -> int:
@@ -156,7 +169,8 @@ def map_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
         yield from map(fn, items)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(jobs) as pool:
+    with ctx.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) \
+            as pool:  # Ctrl-C reaches the workers too: it is the parent's to handle
         yield from pool.imap(fn, items, chunksize=chunksize)
 
 
@@ -238,6 +252,8 @@ class Positive(click.ParamType):
 JOBS = Jobs()
 FREECELL_SEED = FreeCellSeed()
 POSITIVE = Positive()
+#: A count that a numba kernel takes as a 64-bit integer (a node or state limit).
+COUNT = click.IntRange(1, 2 ** 63 - 1)
 
 jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
                            help="Worker processes, at most the machine's cores.")

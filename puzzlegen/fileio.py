@@ -18,14 +18,16 @@ def check_writable(path: str | os.PathLike) -> None:
         raise BadInput(f"cannot write {path}: the folder {folder} is not writable")
 
 
-def check_output(path: str | os.PathLike, force: bool = False) -> None:
+def check_output(path: str | os.PathLike, force: bool = False,
+                 remedy: str = "use --force to replace it") -> None:
     """:class:`BadInput` unless ``path`` can be written and, without ``force``, does not exist
-    yet: an output never silently replaces a file (the shared check of ``--out``/``--force``)."""
+    yet: an output never silently replaces a file (the shared check of ``--out``/``--force``;
+    ``remedy`` says what to do instead)."""
     check_writable(path)
     if os.path.isdir(path):
         raise BadInput(f"cannot write {path}: it is a folder")
     if os.path.lexists(path) and not force:
-        raise BadInput(f"{path} already exists; use --force to replace it")
+        raise BadInput(f"{path} already exists; {remedy}")
 
 
 def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:

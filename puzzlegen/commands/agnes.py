@@ -7,7 +7,7 @@ import math
 import click
 
 from puzzlegen import clitools
-from puzzlegen.fileio import check_writable, write_atomic
+from puzzlegen.fileio import check_output, write_atomic
 from puzzlegen.stats import proportion_summary
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
@@ -20,8 +20,10 @@ rules_option = click.option("--rules", "rules_name", required=True,
 #: States a search examines by default (about a minute); deals a seed skips at most (reaching
 #: deal K replays K shuffles, about 30 seconds a million).
 DEFAULT_MAX_STATES, MAX_SKIP = 20_000_000, 1_000_000
+#: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 4 kB).
+RECORD_BYTES = 5000
 
-max_states_option = click.option("--max-states", type=click.IntRange(1),
+max_states_option = click.option("--max-states", type=clitools.COUNT,
                                  default=DEFAULT_MAX_STATES, show_default=True,
                                  help="Stop a search after this many states: result 'limit'.")
 table_option = click.option("--table-bits", type=click.IntRange(10, 30), default=21,
@@ -102,7 +104,8 @@ def _mean_sd(values: list[int]) -> tuple[float, float]:
 
 @cli.command()
 @rules_option
-@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.")
+@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.",
+              callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
 @click.option("--start", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
@@ -119,7 +122,7 @@ def winrate(rules_name, deals, seed, start, jobs, max_states, per_deal, table_bi
     rules = agnes.parse_rules(rules_name)
     check_table(table_bits, jobs)
     if per_deal:
-        check_writable(per_deal)
+        check_output(per_deal, remedy="remove it or choose another --per-deal file")
     tasks = ((start + k, deal, rules, max_states, table_bits)
              for k, deal in enumerate(agnes.deals_from_seed(seed, start, deals)))
     records = list(clitools.progress(clitools.map_jobs(_solve_one, tasks, jobs, chunksize=4),

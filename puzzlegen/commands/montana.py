@@ -7,7 +7,7 @@ import math
 import click
 
 from puzzlegen import clitools, stats
-from puzzlegen.fileio import check_writable, write_atomic
+from puzzlegen.fileio import check_output, write_atomic
 from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
                              parse_deal, solve)
@@ -154,8 +154,13 @@ def _print_tally(label: str, t: dict) -> None:
                f"{100 * t['won_if_limits_won']:.2f}%; mean locked {t['mean_locked']:.2f}")
 
 
+#: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 1 kB).
+RECORD_BYTES = 1500
+
+
 @cli.command("winrate")
-@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.")
+@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.",
+              callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Deals use seeds S, S+1, ...")
 @rule_options
@@ -169,7 +174,7 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
     rules = _rules(ranks, gaps, movable_twos)
     limits = _limits(seconds, redeals, max_states, ranks, jobs)
     if per_deal:
-        check_writable(per_deal)
+        check_output(per_deal, remedy="remove it or choose another --per-deal file")
     jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]
     solve(deal_from_seed(0, 3), rules=Rules(3))  # load the kernel before the clock starts
     rows = list(clitools.progress(clitools.map_jobs(play, jobs_list, jobs), total=deals,

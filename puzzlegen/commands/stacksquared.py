@@ -20,6 +20,10 @@ cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): a
                                         "Generate a puzzle pack at a difficulty level.")})
 
 
+#: Memory a deal of a ``stats`` run takes (its task and its record, measured: about 1 kB).
+RECORD_BYTES = 1500
+
+
 def grid_options(fn):
     fn = click.option("--cols", "-c", type=int, default=4, show_default=True,
                       help="Columns of the grid.")(fn)
@@ -30,10 +34,10 @@ def grid_options(fn):
 def limit_options(fn):
     fn = click.option("--max-seconds", type=clitools.POSITIVE, default=None,
                       help="Time limit per deal; reaching it reports 'limit'.")(fn)
-    fn = click.option("--max-states", type=click.IntRange(1), default=DEFAULT_LIMITS.states,
+    fn = click.option("--max-states", type=clitools.COUNT, default=DEFAULT_LIMITS.states,
                       show_default=True,
                       help="Distinct states stored per search (bounds memory).")(fn)
-    return click.option("--max-nodes", type=click.IntRange(1), default=None,
+    return click.option("--max-nodes", type=clitools.COUNT, default=None,
                         help="Node limit per deal; reaching it reports 'limit'.")(fn)
 
 
@@ -137,7 +141,8 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
 
 @cli.command()
 @grid_options
-@click.option("--deals", "-n", type=click.IntRange(1), required=True, help="Number of deals.")
+@click.option("--deals", "-n", type=click.IntRange(1), required=True, help="Number of deals.",
+              callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
 @click.option("--seed-start", type=click.IntRange(0), default=0, show_default=True,
               help="First seed; deals use seeds S, S+1, ...")
 @limit_options
