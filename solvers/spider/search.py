@@ -37,13 +37,36 @@ def _path(seen: dict, key: Hashable) -> list[Move]:
     return moves[::-1]
 
 
-def _over(limits: Limits, nodes: int, stored: int, t0: float) -> bool:
-    """Whether a limit is reached: ``nodes`` expanded, ``stored`` boards kept (bounds memory),
-    or the time (looked at every 256 nodes)."""
+def _over(limits: Limits, nodes: int, t0: float) -> bool:
+    """Whether ``nodes`` expanded boards or the time (looked at every 256 nodes) reach a limit."""
     return ((limits.nodes is not None and nodes >= limits.nodes)
-            or (limits.states is not None and stored >= limits.states)
             or (limits.seconds is not None and nodes % 256 == 0
                 and time.perf_counter() - t0 >= limits.seconds))
+
+
+def _result(status: Status, moves: list[Move], nodes: int, t0: float, seen: dict,
+            value: int | None = None) -> SolveResult:
+    """A search's result: ``nodes`` expanded, ``details["states"]`` boards stored."""
+    return SolveResult(status, moves, nodes, time.perf_counter() - t0, value,
+                       {"states": len(seen)})
+
+
+def _successors(state: Board, k: Hashable, allowed: Allowed, key: Callable[[Board], Hashable],
+                seen: dict, queue: deque, limits: Limits) -> list[tuple[Board, Hashable]] | None:
+    """Store and queue the boards one allowed move from ``state`` that were not seen before,
+    and return them; None when ``limits.states`` stored boards stopped it."""
+    fresh = []
+    for move in legal_moves(state):
+        if allowed(state, move):
+            nxt = apply(state, move)
+            nk = key(nxt)
+            if nk not in seen:
+                if limits.states is not None and len(seen) >= limits.states:
+                    return None
+                seen[nk] = (k, move)
+                queue.append((nxt, nk))
+                fresh.append((nxt, nk))
+    return fresh
 
 
 def bfs(start: Board, allowed: Allowed, goal: Callable[[Board], bool],
@@ -56,18 +79,13 @@ def bfs(start: Board, allowed: Allowed, goal: Callable[[Board], bool],
     while queue:
         state, k = queue.popleft()
         if goal(state):
-            return SolveResult(Status.SOLVED, _path(seen, k), nodes, time.perf_counter() - t0)
-        if _over(limits, nodes, len(seen), t0):
-            return SolveResult(Status.LIMIT, [], nodes, time.perf_counter() - t0)
+            return _result(Status.SOLVED, _path(seen, k), nodes, t0, seen)
+        if _over(limits, nodes, t0):
+            return _result(Status.LIMIT, [], nodes, t0, seen)
         nodes += 1
-        for move in legal_moves(state):
-            if allowed(state, move):
-                nxt = apply(state, move)
-                nk = key(nxt)
-                if nk not in seen:
-                    seen[nk] = (k, move)
-                    queue.append((nxt, nk))
-    return SolveResult(Status.UNSOLVABLE, [], nodes, time.perf_counter() - t0)
+        if _successors(state, k, allowed, key, seen, queue, limits) is None:
+            return _result(Status.LIMIT, [], nodes, t0, seen)
+    return _result(Status.UNSOLVABLE, [], nodes, t0, seen)
 
 
 def most_empty(start: Board, allowed: Allowed, key: Callable[[Board], Hashable],
@@ -82,17 +100,13 @@ def most_empty(start: Board, allowed: Allowed, key: Callable[[Board], Hashable],
     nodes = 0
     while queue and best != ceiling:
         state, k = queue.popleft()
-        if _over(limits, nodes, len(seen), t0):
-            return SolveResult(Status.LIMIT, _path(seen, best_key), nodes,
-                               time.perf_counter() - t0, best)
+        if _over(limits, nodes, t0):
+            return _result(Status.LIMIT, _path(seen, best_key), nodes, t0, seen, best)
         nodes += 1
-        for move in legal_moves(state):
-            if allowed(state, move):
-                nxt = apply(state, move)
-                nk = key(nxt)
-                if nk not in seen:
-                    seen[nk] = (k, move)
-                    queue.append((nxt, nk))
-                    if empty_count(nxt) > best:
-                        best, best_key = empty_count(nxt), nk
-    return SolveResult(Status.SOLVED, _path(seen, best_key), nodes, time.perf_counter() - t0, best)
+        fresh = _successors(state, k, allowed, key, seen, queue, limits)
+        for nxt, nk in fresh or ():
+            if empty_count(nxt) > best:
+                best, best_key = empty_count(nxt), nk
+        if fresh is None:
+            return _result(Status.LIMIT, _path(seen, best_key), nodes, t0, seen, best)
+    return _result(Status.SOLVED, _path(seen, best_key), nodes, t0, seen, best)
