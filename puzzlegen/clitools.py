@@ -1,8 +1,9 @@
-"""What every command shares: error handling, JSON output, progress bars, worker processes.
+"""What every command shares: error handling, JSON output, progress bars, worker processes,
+and the option types and checks that validate every option before any work starts.
 
-DESIGN.md contract: errors go to stderr as one sentence with exit status 2 (no traceback);
-``--json`` prints one JSON object (or JSON lines) on stdout; long work shows a progress bar on
-stderr when stderr is a terminal.
+The command-line contract (README): errors go to stderr as one line with exit status 2 (no
+traceback); ``--json`` prints one JSON object (or JSON lines) on stdout; long work shows a
+progress bar on stderr when stderr is a terminal.
 """
 from __future__ import annotations
 

@@ -49,6 +49,6 @@ def test_freecell_deal_is_a_permutation_and_matches_known_deal():
     deal = freecell_deal(1)
     assert sorted(deal) == sorted(full_deck())
     assert format_cards(deal[:8]) == "JD 2D 9H JC 5D 7H 7C 5H"
-    # The example deal of the StacksSquared rules is seed 367297990 (seeds/README.md).
+    # The example deal of the StacksSquared rules is seed 367297990.
     assert format_cards(freecell_deal(367297990)[:16]) == \
         "5S JC QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C"

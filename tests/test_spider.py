@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from puzzlegen.cli import cli
 from solvers.errors import BadInput
-from solvers.spider import ask, calc, format_board, oracle, parse_board
+from solvers.result import Limits, Status
+from solvers.spider import ask, calc, format_board, move_report, oracle, parse_board
 from solvers.spider import seed_algorithms
 from solvers.spider.question import goal_fn
 from solvers.spider.rules import FACE_DOWN, replay, unit_starts
@@ -157,3 +158,34 @@ def test_full_size_board_is_quick():
     assert calc.needed_empty_stacks(board, q).value == 1
     freed = parse_board("KS QH JH TS | ## 9D 8C 7C | ## 5H 4S | | 3H 2H AS | ## 9S 8D 7H")
     assert calc.max_empty_stacks(freed).value == 2
+
+
+#: Sixteen stacks whose boards reachable by reversible moves run into the millions.
+WIDE = ("JS 8S 7H 6H 5S | | | 6H 5H | 5S 4S | JS TH 9H 8H | ## 4S | | 7H 6S 5H 4H | JS | "
+        "7S 6H 5S | ## 6H 8H 7H 6H 5H | TH 9H 8S | 9S | 7H 6S | ")
+
+
+@pytest.mark.parametrize("cap", [1, 100, 2000])
+def test_state_limit_counts_stored_boards(cap):
+    """The limit bounds memory: the search stops having stored exactly ``cap`` boards."""
+    result = calc.max_empty_stacks(parse_board(WIDE), Limits(states=cap))
+    assert result.status is Status.LIMIT and result.details["states"] == cap
+    assert result.nodes < cap or cap == 1  # far fewer boards expanded than stored
+
+
+def test_time_limit_and_the_limit_answer():
+    result = calc.max_empty_stacks(parse_board(WIDE), Limits(seconds=0.2))
+    assert result.status is Status.LIMIT and result.seconds < 2
+    out = json.loads(run("dof", WIDE, "--max-states", "300", "--json").output)
+    assert (out["status"], out["max_empty_stacks"], out["max_dof"]) == ("limit", None, None)
+    text = run("dof", WIDE, "--max-seconds", "0.2")
+    assert text.exit_code == 0 and "unknown, the search stopped at its limit" in text.output
+
+
+def test_questions_share_the_time_limit():
+    """A move question's searches (the answer, then up to seven for the fewest empty stacks)
+    share one time limit: the whole report takes about that long, not eight times it."""
+    board = parse_board(WIDE)
+    report = move_report(board, ask(board, 0, 3), True, Limits(seconds=0.3))
+    assert report["status"] == "limit" and report["needed_empty_stacks"] is None
+    assert report["seconds"] < 0.3 * 3

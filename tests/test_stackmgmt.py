@@ -1,4 +1,5 @@
 """Stack Management: the contest data sets exactly, the command line, and bad input."""
+import json
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ from click.testing import CliRunner
 from puzzlegen.cli import cli
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
-from solvers.stackmgmt import parse_contest, solve, solve_brute, verdict_word
+from solvers.stackmgmt import format_contest, parse_contest, solve, solve_brute, verdict_word
 from solvers.stackmgmt.generate import generate
 from solvers.stackmgmt.rules import parse_move, replay
 
@@ -82,7 +83,6 @@ def test_explained_large_cases_win():
 
 
 def test_json_lines():
-    import json
     result = run("solve", "--json", "--explain", input=SAMPLE)
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [r["answer"] for r in rows] == ["POSSIBLE", "IMPOSSIBLE"]
@@ -172,3 +172,40 @@ def test_generate_writes_contest_input_that_solves_as_promised(tmp_path, kind):
         else:
             assert (case.values[:, 0] == [max(v for v, s in sum(case.stacks(), []) if s == suit)
                                           for suit in case.suits[:, 0]]).all()
+
+
+def test_generate_never_replaces_a_file_unless_forced(tmp_path):
+    out = tmp_path / "hard.in"
+    out.write_text("precious\n")
+    result = run("generate", "--kind", "path", "--out", str(out))
+    assert result.exit_code == 2 and "already exists; use --force" in result.output
+    assert out.read_text() == "precious\n"
+    result = run("generate", "--kind", "path", "--out", str(out), "--force")
+    assert result.exit_code == 0 and len(parse_contest(out.read_text())) == 1
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--stacks", "50001"], "at most 50000 suits"),
+    (["--stacks", "4000", "--cards", "4000"], "one run generates at most 10,000,000"),
+    (["--stacks", "1000", "--cards", "1000", "--count", "11"], "11,000,000 cards"),
+    (["--stacks", "4", "--cards", "30000"], "a suit would need more than 50000 cards"),
+])
+def test_generator_sizes_are_refused_in_one_line(tmp_path, args, message):
+    out = tmp_path / "g.in"
+    result = run("generate", "--kind", "path", *args, "--out", str(out))
+    assert result.exit_code == 2 and message in result.output
+    assert result.output.count("\n") == 1 and not out.exists()
+
+
+def test_brute_force_is_bounded_by_default():
+    """Without --max-nodes the oracle stores what fits in 2 GB; a large case says LIMIT."""
+    big = format_contest([generate("blocked", 60, 40, None, seed=1)])
+    result = run("solve", "--brute", "--seconds", "0.3", "--json", input=big)
+    assert result.exit_code == 0 and json.loads(result.output)["answer"] == "LIMIT"
+    result = run("solve", "--brute", "--max-nodes", "1000000000000000000", input=SAMPLE)
+    assert result.exit_code == 2 and "would need" in result.output
+
+
+def test_leading_zeros_are_the_same_number():
+    padded = SAMPLE.replace("\n2 7 2 7 1\n", "\n2 0000000000000000000000007 2 7 1\n")
+    assert [verdict_word(solve(c)) for c in parse_contest(padded)] == ["POSSIBLE", "IMPOSSIBLE"]

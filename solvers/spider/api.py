@@ -14,7 +14,7 @@ from solvers.spider.search import remaining
 
 
 def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> dict:
-    """The DESIGN.md fields ``empty_stacks``, ``dof``, ``max_empty_stacks``, ``max_dof``, with
+    """The contract fields ``empty_stacks``, ``dof``, ``max_empty_stacks``, ``max_dof``, with
     ``status``, ``method`` and the ``moves`` reaching the most empty stacks.  ``exact`` uses the
     oracle instead of the calculator.  On a limit the maxima are null."""
     result = (oracle if exact else calc).max_empty_stacks(board, limits)

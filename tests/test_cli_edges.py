@@ -1,0 +1,243 @@
+"""The edges of every command (issue 16): bad input and limits end in one clear line, outputs
+never replace a file silently, seeds never alias, memory stays bounded, closed pipes are quiet.
+
+Each command runs as on a terminal: in a forked copy of this process with real file
+descriptors (``forked.run``).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import forked
+from puzzlegen import clitools
+from puzzlegen.cli import cli
+from solvers.cards import freecell_deal
+from solvers.errors import BadInput
+
+REPO = Path(__file__).resolve().parent.parent
+HUGE = "1000000000000000000"  # 10**18: petabytes for any state table
+
+
+@pytest.fixture
+def cwd(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "empty.txt").write_text("")
+    (work / "sample.in").write_bytes((REPO / "tests" / "data" / "codejam2017-stack-management"
+                                      / "sample.in").read_bytes())
+    return work
+
+
+def error_line(run: forked.Run) -> str:
+    """The one ``error:`` line of a run that exited 2."""
+    lines = [line for line in run.err.splitlines() if line.strip()]
+    assert run.code == 2, (run.code, run.err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), run.err
+    assert len(lines[0]) <= clitools.MAX_ERROR and "Traceback" not in run.err
+    return lines[0]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    # Seeds the 31-bit shuffle cannot tell apart from smaller ones.
+    (["stacksquared", "solve", "--seed", "2147483648"], "not a FreeCell deal number"),
+    (["stacksquared", "solve", "--seed", "4294967296"], "not a FreeCell deal number"),
+    (["stacksquared", "solve", "--seed", "18446744073709551616"], "not a FreeCell deal number"),
+    (["stacksquared", "solve", "--seeds", "2147483647..2147483648"], "would repeat"),
+    (["stacksquared", "stats", "--seed-start", "2147483600", "--deals", "100"], "would repeat"),
+    # Numbers that are not finite, counts below one, workers beyond the cores.
+    (["stacksquared", "solve", "--seed", "1", "--max-seconds", "nan"], "finite number above 0"),
+    (["stacksquared", "solve", "--seed", "1", "--max-seconds", "inf"], "finite number above 0"),
+    (["montana", "solve", "--seed", "1", "--seconds", "nan"], "positive and finite"),
+    (["stackmgmt", "solve", "--brute", "--seconds", "nan"], "finite number above 0"),
+    (["spider", "dof", "KS | QS", "--max-seconds", "-inf"], "finite number above 0"),
+    (["stacksquared", "solve", "--seed", "-1"], "not a FreeCell deal number"),
+    (["stackmgmt", "generate", "--kind", "path", "--count", "0", "--out", "x.in"], "--count"),
+    (["stacksquared", "stats", "--deals", "5", "--jobs", "0"], "worker count"),
+    (["stacksquared", "stats", "--deals", "5", "--jobs", str(clitools.cores() + 1)],
+     "worker count"),
+    (["stacksquared", "solve", "--seed", "1", "--max-nodes", "99999999999999999999999"],
+     "--max-nodes"),
+    (["agnes", "solve", "--rules", "up-suit-none", "--seed", "1", "--index", "100000000"],
+     "--index"),
+    # Memory-sizing options: each would need petabytes.
+    (["montana", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
+    (["stacksquared", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
+    (["spider", "dof", "KS | QS", "--max-states", HUGE], "would need"),
+    (["stackmgmt", "solve", "--brute", "--max-nodes", HUGE, "sample.in"], "would need"),
+    (["agnes", "winrate", "--rules", "up-suit-none", "--deals", HUGE], "would need"),
+    (["montana", "winrate", "--deals", HUGE], "would need"),
+    (["stacksquared", "stats", "--deals", "2000000000000"], "would need"),
+    (["stackmgmt", "generate", "--kind", "path", "--stacks", "100000", "--cards", "100000",
+      "--out", "x.in"], "at most 50000 suits"),
+    (["stackmgmt", "generate", "--kind", "path", "--stacks", "4000", "--cards", "4000",
+      "--out", "x.in"], "at most 10,000,000"),
+    # Empty input, usage errors.
+    (["stacksquared", "solve", "--input", "empty.txt"], "empty.txt holds no deal"),
+    (["stacksquared", "solve", "--input", "-"], "stdin holds no deal"),
+    (["stackmgmt", "solve", "empty.txt"], "the input is empty"),
+    (["spider", "dof", "--foo"], "No such option"),
+    (["nosuch"], "No such command"),
+    (["agnes", "solve", "--seed", "1"], "Missing option '--rules'"),
+    (["stacksquared", "solve", "--seed", "1", "--seeds", "0..2", "x", "y"], "unexpected extra"),
+])
+def test_bad_input_is_one_line_before_any_work(cwd, args, fragment):
+    run = forked.run(["puzzlegen", *args], cwd, patience=20)
+    assert fragment in error_line(run)
+    assert sorted(p.name for p in cwd.iterdir()) == ["empty.txt", "sample.in"]  # no output
+
+
+def test_the_shuffle_refuses_seeds_it_cannot_tell_apart():
+    assert freecell_deal(2 ** 31 - 1) != freecell_deal(0)
+    for seed in (-1, 2 ** 31, 2 ** 32, 2 ** 64):
+        with pytest.raises(BadInput, match="deal number"):
+            freecell_deal(seed)
+
+
+def test_table_bits_are_checked_against_free_memory(cwd):
+    run = forked.run(["puzzlegen", "agnes", "solve", "--rules", "Up-Suit-None", "--seed", "1",
+                      "--table-bits", "30"], cwd)
+    if 64 << 30 > clitools.available_memory():
+        assert "--table-bits 30 would need 68.7 GB of memory" in error_line(run)
+    else:
+        assert run.code == 0
+
+
+def test_memory_error_is_one_line(cwd):
+    """A table the free memory allows, in a process allowed 2 GB more than it has mapped: a
+    real MemoryError (or the check, on a machine with less free memory) ends in one line."""
+    run = forked.run(["puzzlegen", "agnes", "solve", "--rules", "Up-Suit-None", "--seed", "1",
+                      "--table-bits", "27"], cwd, more_memory=2 * 10 ** 9)
+    line = error_line(run)
+    assert "out of memory" in line or "would need" in line
+
+
+def test_max_nodes_counts_what_was_examined(cwd):
+    run = forked.run(["puzzlegen", "stacksquared", "solve", "--seed", "1", "--max-nodes", "1",
+                      "--json"], cwd)
+    out = json.loads(run.out)
+    assert run.code == 0 and out["status"] == "limit" and out["nodes"] == 1
+
+
+def test_usage_without_a_command_is_the_help(cwd):
+    run = forked.run(["puzzlegen"], cwd)
+    assert run.code == 0 and run.out.startswith("Usage:") and not run.err
+
+
+def test_a_closed_pipe_ends_quietly():
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlegen", "stacksquared", "solve",
+                             "--seeds", "0..5000", "--max-nodes", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) in (0, 141) and err == b""
+
+
+# Packs: read with a size and a nesting cap; every complaint short.
+
+@pytest.mark.parametrize("content,fragment", [
+    ("[" * 100_000, "nests arrays and objects more than 64 deep"),
+    ("", "is empty"),
+    ("  \n", "is empty"),
+    (json.dumps([{"id": "x" * 50, "deal": "AS 2S"}] * 500), "an array of 500 items is not"),
+    (b"\xff\xfe{}", "not a UTF-8 text file"),
+    ('{"format": "puzzlegen-pack", "version": 1, "game": "stacksquared", "created_with": '
+     '{"tool": "t", "method": "anneal", "seed": 1, "parameters": {}}, "puzzles": [7]}',
+     "puzzle #0: 7 is not of type 'object'"),
+])
+@pytest.mark.parametrize("command", ["validate", "show"])
+def test_broken_packs_are_one_short_line(cwd, command, content, fragment):
+    pack = cwd / "pack.json"
+    pack.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert fragment in error_line(forked.run(["puzzlegen", "pack", command, "pack.json"], cwd))
+
+
+def test_pack_size_is_capped(cwd):
+    from puzzlegen import packs
+    with open(cwd / "big.json", "wb") as fh:
+        fh.truncate(packs.MAX_BYTES + 1)  # sparse: no disk used
+    line = error_line(forked.run(["puzzlegen", "pack", "show", "big.json"], cwd))
+    assert "is larger than a pack may be" in line
+
+
+# Outputs never destroy data.
+
+def out_commands() -> dict[tuple[str, ...], click.Command]:
+    """Every command with an --out option."""
+    from test_cli_fuzz import COMMANDS
+    return {path: c for path, c in COMMANDS.items()
+            if any("--out" in p.opts for p in c.get_params(click.Context(c)))}
+
+
+#: The smallest run of each command with --out; lead-owned ones not yet on clitools.out_option
+#: are expected to fail (strict: the fix shows up as a pass to remove the mark from).
+OUT_ARGS = {
+    ("puzzlegen", "stackmgmt", "generate"): ["--kind", "path"],
+    ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",
+                                                "--level", "easy"],
+    forked.CALIBRATION: ["--rows", "3", "--cols", "3", "--deals", "30"],
+}
+LEAD = pytest.mark.xfail(strict=True, reason="lead-owned: --out/--force via clitools.out_option")
+
+
+def test_every_command_with_out_is_checked():
+    assert set(out_commands()) == set(OUT_ARGS)
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=LEAD)
+                                  if p[1] != "stackmgmt" else p for p in OUT_ARGS])
+def test_out_refuses_an_existing_file_unless_force(cwd, path):
+    keep = cwd / "keep.json"
+    keep.write_text("precious\n")
+    run = forked.run([*path, *OUT_ARGS[path], "--out", "keep.json"], cwd)
+    assert keep.read_text() == "precious\n", "replaced without --force"
+    assert "keep.json already exists; use --force to replace it" in error_line(run)
+    run = forked.run([*path, *OUT_ARGS[path], "--out", "keep.json", "--force"], cwd)
+    assert run.code == 0 and keep.read_text() != "precious\n", run.err
+
+
+@pytest.mark.xfail(strict=True, reason="lead-owned: calibration writes into the installed "
+                                       "package unless --out is given")
+def test_no_command_writes_into_the_installed_package(cwd):
+    package = forked.Package()
+    try:
+        forked.run([*forked.CALIBRATION, "--rows", "3", "--cols", "2", "--deals", "30"], cwd)
+        assert package.changes() == []
+    finally:
+        package.restore()
+
+
+@pytest.mark.xfail(reason="lead-owned: grade loads the calibration only after grading "
+                          "(not strict: the time it takes depends on the machine)")
+def test_a_grid_without_calibration_is_refused_before_work(cwd):
+    run = forked.run(["puzzlegen", "stacksquared", "grade", "--rows", "5", "--cols", "6",
+                      "--seed", "1"], cwd, patience=3)
+    assert not run.interrupted and "no difficulty calibration for 5x6" in error_line(run)
+
+
+@pytest.mark.xfail(reason="lead-owned: generate's interrupt message claims puzzles it has not "
+                          "written (not strict: Ctrl-C may come after the first puzzle)")
+def test_an_interrupt_message_says_only_what_is_true(cwd):
+    run = forked.run(["puzzlegen", "stacksquared", "generate", "--rows", "4", "--cols", "4",
+                      "--count", "3", "--level", "expert", "--out", "new.json"], cwd,
+                     patience=0.3)
+    assert run.interrupted
+    if not (cwd / "new.json").exists():
+        assert "new.json" not in run.err or "nothing" in run.err, run.err
+
+
+def test_no_file_names_a_path_outside_the_repository():
+    outside = ("/" + "work/", "../" + "shared")
+    found = [f"{path.relative_to(REPO)}: {needle}"
+             for folder in ("docs", "tests", "benchmarks", "examples", "puzzlegen", "solvers")
+             for path in (REPO / folder).rglob("*") if path.suffix in (".py", ".md")
+             for needle in outside if needle in path.read_text(errors="replace")]
+    found += [f"{name}: {needle}" for name in ("README.md", "CONTRIBUTING.md")
+              for needle in outside if needle in (REPO / name).read_text()]
+    assert found == []
