@@ -65,8 +65,8 @@ class _OneLineErrors:
         except click.exceptions.Abort:
             click.echo("interrupted", err=True)
             code = 130
-        except SystemError as exc:  # Ctrl-C while a numba kernel ran: its dispatcher says so
-            if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+        except Exception as exc:  # Ctrl-C inside a numba call comes back as a SystemError
+            if not _caused_by_interrupt(exc):
                 raise
             click.echo("\ninterrupted", err=True)
             code = 130
@@ -94,6 +94,17 @@ class _OneLineErrors:
             if str(exc) != "embedded null byte":  # what the operating system calls refuse
                 raise
             raise fail("a file name holds a NUL character") from None
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` arose while a KeyboardInterrupt (Ctrl-C) was being raised."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _closed_pipe() -> int:
