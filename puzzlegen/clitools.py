@@ -65,16 +65,16 @@ class _OneLineErrors:
         except click.exceptions.Abort:
             click.echo("interrupted", err=True)
             code = 130
-        except Exception as exc:  # Ctrl-C inside a numba call comes back as a SystemError
-            if not _caused_by_interrupt(exc):
-                raise
-            click.echo("\ninterrupted", err=True)
-            code = 130
         except MemoryError:
             code = fail(f"out of memory ({_size(available_memory())} free now): lower the "
                         f"limits (--max-states, --table-bits) or the input's size").exit_code
         except BrokenPipeError:
             code = _closed_pipe()
+        except Exception as exc:  # Ctrl-C inside a numba call comes back as a SystemError
+            if not _caused_by_interrupt(exc):
+                raise
+            click.echo("\ninterrupted", err=True)
+            code = 130
         sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
