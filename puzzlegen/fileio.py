@@ -24,8 +24,6 @@ def check_output(path: str | os.PathLike, force: bool = False,
     yet: an output never silently replaces a file (the shared check of ``--out``/``--force``;
     ``remedy`` says what to do instead)."""
     check_writable(path)
-    if os.path.isdir(path):
-        raise BadInput(f"cannot write {path}: it is a folder")
     if os.path.lexists(path) and not force:
         raise BadInput(f"{path} already exists; {remedy}")
 

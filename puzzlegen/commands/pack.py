@@ -9,19 +9,12 @@ from pathlib import Path
 import click
 
 from puzzlegen import clitools, packs
-from puzzlegen.fileio import check_writable, write_atomic
+from puzzlegen.fileio import check_output, write_atomic
 from solvers.errors import BadInput
 
 cli = clitools.group("pack", help="Puzzle packs: validate, show, play in a browser, print.")
 
 force_option = click.option("--force", is_flag=True, help="Replace --out if it exists.")
-
-
-def fresh_output(out: str, force: bool) -> None:
-    """:class:`BadInput` unless ``out`` can be written: an existing one only with ``--force``."""
-    if os.path.lexists(out) and not force:
-        raise BadInput(f"{out} already exists: choose another --out, or add --force to replace it")
-    check_writable(out)
 
 
 def title_of(path: str) -> str:
@@ -81,7 +74,7 @@ def html(path, out, title, force):
     page's DOM contract."""
     from puzzlegen import web
 
-    fresh_output(out, force)
+    check_output(out, force)
     write_atomic(out, web.page(packs.load(path), title or title_of(path)))
 
 
@@ -99,7 +92,7 @@ def print_(path, out, fmt, paper, title, force):
     the solutions.  SVG pages are named contents, the puzzle ids and solutions-N."""
     from puzzlegen import printing
 
-    fresh_output(out, force)
+    check_output(out, force)
     if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
         raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
     pack = packs.load(path)
