@@ -25,8 +25,8 @@ from puzzlegen.cli import cli
 
 #: Seconds a case may run before the test interrupts it like Ctrl-C, and seconds it then has
 #: to stop (a numba kernel finishes its call first) before it is killed.
-PATIENCE, GRACE = 0.4, 0.8
-EXAMPLES = 20
+PATIENCE, GRACE = 0.3, 0.6
+EXAMPLES = 15
 SURVIVOR = b"keep me\n"
 
 
@@ -122,9 +122,16 @@ def package_data():
 
 @pytest.fixture(scope="module", autouse=True)
 def warm_kernels():
-    """Compile the numba kernels first, so that an interrupt never lands in a compilation."""
+    """Import every module and compile the numba kernels first: the forked runs inherit them,
+    so a run is quick and an interrupt never lands in a compilation."""
+    import pkgutil
+
+    import puzzlegen
     from solvers import agnes, montana
     from solvers.stacksquared import warm_up
+    for module in pkgutil.walk_packages(puzzlegen.__path__, "puzzlegen."):
+        if module.name != "puzzlegen.__main__":
+            __import__(module.name)
     warm_up()
     agnes.solve(agnes.deal_from_seed(0), agnes.parse_rules("Up-Suit-None"))
     montana.solve(montana.deal_from_seed(0, 3), rules=montana.Rules(3))
