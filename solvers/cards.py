@@ -97,6 +97,9 @@ def full_deck(ranks: int = 13) -> list[Card]:
     return [Card(r, s) for r in range(1, ranks + 1) for s in range(4)]
 
 
+_DECK = tuple(full_deck())  # cards are immutable: one deck to shuffle copies of
+
+
 def freecell_deal(seed: int) -> list[Card]:
     """The 52 cards in dealing order for Microsoft FreeCell deal number ``seed``.
 
@@ -108,7 +111,7 @@ def freecell_deal(seed: int) -> list[Card]:
     if seed not in FREECELL_SEEDS:
         raise BadInput(f"no FreeCell deal number {seed}: deal numbers run from 0 to "
                        f"{FREECELL_SEEDS[-1]} (the shuffle reads 31 bits of the seed)")
-    deck = full_deck()
+    deck = list(_DECK)
     state = seed
     for i in range(51, 0, -1):
         state = (214013 * state + 2531011) & 0x7FFFFFFF

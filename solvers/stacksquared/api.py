@@ -12,10 +12,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from solvers.result import Limits, SolveResult, Status
-from solvers.stacksquared import kernel
-from solvers.stacksquared.rules import Deal, Move, Position, compatible
 from solvers.cards import Card
+from solvers.result import Limits, SolveResult, Status
+from solvers.stacksquared import aot
+from solvers.stacksquared.codes import DONE, PORTFOLIO
+from solvers.stacksquared.rules import Deal, Move, Position, compatible
 
 #: Distinct states one search may store unless told otherwise (about 0.5 GB at worst for 4x4).
 DEFAULT_LIMITS = Limits(states=4_000_000)
@@ -60,13 +61,24 @@ def cells_to_moves(position: Position, froms, tos) -> list[Move]:
     return moves
 
 
-def run_search(position: Position, *, with_sizes: bool, floor: int, limits: Limits,
-               order_moves: bool = True):
+@lru_cache(maxsize=None)
+def search_kernel():
+    """``kernel.solve_search``: compiled ahead of time when built for these sources, else numba's
+    JIT (numba is imported only then)."""
+    compiled = aot.load()
+    if compiled is not None:
+        return compiled.solve_search
+    from solvers.stacksquared import kernel
+    return kernel.solve_search
+
+
+def run_search(position: Position, *, with_sizes: bool, floor: int, ceiling: int,
+               limits: Limits, plan: int = PORTFOLIO):
     """One kernel search from ``position``: (outcome, best, moves, nodes, states)."""
     card, size = position_arrays(position)
-    outcome, best, froms, tos, nodes, states = kernel.search(
-        card, size, line_masks(position.rows, position.cols), compat_masks(), with_sizes, floor,
-        limits.node_cap, limits.state_cap, limits.second_cap, order_moves)
+    outcome, best, froms, tos, nodes, states = search_kernel()(
+        card, size, line_masks(position.rows, position.cols), with_sizes, floor, ceiling,
+        limits.node_cap, limits.state_cap, limits.second_cap, plan)
     return outcome, int(best), cells_to_moves(position, froms, tos), int(nodes), int(states)
 
 
@@ -88,10 +100,10 @@ def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -
     n = deal.size
     start = time.perf_counter()
     position = Position.start(deal)
-    outcome, best, moves, nodes, states = run_search(position, with_sizes=False, floor=n * n - 1,
-                                                     limits=limits)
+    outcome, best, moves, nodes, states = run_search(
+        position, with_sizes=False, floor=n * n - 1, ceiling=n * n, limits=limits)
     details = {"single_stack": None, "max_score": None, "states": states}
-    if outcome != kernel.DONE:
+    if outcome != DONE:
         return SolveResult(Status.LIMIT, [], nodes, time.perf_counter() - start, None, details)
     if best == n * n:
         details.update(single_stack=True, max_score=n * n)
@@ -99,13 +111,15 @@ def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -
     details["single_stack"] = False
     if not max_score:
         return SolveResult(Status.UNSOLVABLE, [], nodes, time.perf_counter() - start, None, details)
+    # Without one stack the best conceivable score is one stack of all cards but one, and that
+    # one alone: the search stops as soon as it reaches that.
     more = remaining(limits, nodes, time.perf_counter() - start)
-    outcome, best, moves, more_nodes, states = run_search(position, with_sizes=True,
-                                                          floor=position.score(), limits=more)
+    outcome, best, moves, more_nodes, states = run_search(
+        position, with_sizes=True, floor=position.score(), ceiling=(n - 1) ** 2 + 1, limits=more)
     nodes += more_nodes
     details["states"] = max(details["states"], states)
     seconds = time.perf_counter() - start
-    if outcome != kernel.DONE:
+    if outcome != DONE:
         details["best_score"] = best
         return SolveResult(Status.LIMIT, moves, nodes, seconds, None, details)
     details["max_score"] = best

@@ -13,33 +13,52 @@ components of the compatibility graph and of the shared-line graph, each induced
 The sum over classes of (cards in the class)^2 therefore bounds every reachable score; a
 subtree whose bound cannot beat the best score found so far is cut.  A state seen before is never
 searched again: its leaves do not depend on the path, and the best score only grows.
+
+The first part holds the pieces other kernels share (``tree``, grading); the second the solver's
+own search, ``solve_search`` (ahead-of-time compiled at install, see ``aot``).
 """
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
+from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT,  # noqa: F401
+                                        PERTURBED, PORTFOLIO, ROW_MAJOR, STATE_LIMIT,
+                                        TIME_LIMIT)
 from solvers.timing import now
 
 MISSING = np.int8(-1)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-# Search outcome codes.
-DONE = 0       # the search space was exhausted or the target reached: the result is exact
-NODE_LIMIT = 1
-STATE_LIMIT = 2
-TIME_LIMIT = 3
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+@intrinsic
+def _count_ones(typingctx, x):
+    """The population count of a 64-bit integer (one machine instruction where the CPU has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.uint64))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _trailing_zeros(typingctx, x):
+    """The number of trailing zero bits of a 64-bit integer (64 for zero)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], x, types.uint64)
+        return builder.cttz(value, ir.Constant(ir.IntType(1), 0))
+    return types.int64(x), codegen
 
 
 @njit(cache=True, inline="always")
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero uint64."""
-    low = x & (~x + ONE)
-    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+    return _trailing_zeros(x)
 
 
 @njit(cache=True)
@@ -47,7 +66,7 @@ def component(start, within, adjacent):
     """The connected component of cell ``start`` inside the cell mask ``within``."""
     reached = ONE << np.uint64(start)
     frontier = reached
-    while frontier:
+    while frontier and reached != within:
         cell = lowest_bit(frontier)
         frontier &= frontier - ONE
         new = adjacent[cell] & within & ~reached
@@ -98,6 +117,12 @@ def partition_bound(card, size, occupied, line, compat, single, work_adj, work_s
     With ``single`` set, return as soon as the stacks fall into two classes (-1): no single stack.
     """
     compat_adjacency(card, occupied, compat, work_adj)
+    return class_bound(size, occupied, line, single, work_adj, work_stack)
+
+
+@njit(cache=True)
+def class_bound(size, occupied, line, single, work_adj, work_stack):
+    """``partition_bound`` once ``work_adj`` holds the compatibility adjacency of the tops."""
     bound = 0
     work_stack[0] = occupied
     top = 1
@@ -125,11 +150,7 @@ def partition_bound(card, size, occupied, line, compat, single, work_adj, work_s
 @njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits of a uint64."""
-    count = 0
-    while x:
-        x &= x - ONE
-        count += 1
-    return count
+    return _count_ones(x)
 
 
 @njit(cache=True, inline="always")
@@ -155,195 +176,24 @@ def pack_state(card, size, with_sizes, key):
             key[base + (i >> 3)] |= np.uint64(size[i]) << np.uint64((i & 7) * 8)
 
 
-@njit(cache=True)
-def table_insert(keys, used, key, mask):
-    """Insert ``key``; return 1 if it was new, 0 if present.  ``used`` marks filled slots."""
-    slot = state_hash(key) & mask
-    width = key.shape[0]
-    while used[slot]:
-        same = True
-        for w in range(width):
-            if keys[slot, w] != key[w]:
-                same = False
-                break
-        if same:
-            return 0
-        slot = (slot + ONE) & mask
-    used[slot] = True
-    for w in range(width):
-        keys[slot, w] = key[w]
-    return 1
-
-
-@njit(cache=True)
-def table_grow(keys, used):
-    """A table of twice the capacity holding the same keys."""
-    capacity = keys.shape[0] * 2
-    new_keys = np.zeros((capacity, keys.shape[1]), dtype=np.uint64)
-    new_used = np.zeros(capacity, dtype=np.bool_)
-    mask = np.uint64(capacity - 1)
-    for slot in range(keys.shape[0]):
-        if used[slot]:
-            table_insert(new_keys, new_used, keys[slot], mask)
-    return new_keys, new_used
-
-
 @njit(cache=True, inline="always")
-def take_back(card, size, a, b, dest_card, mover_size, score, occupied):
-    """Undo the move of cell ``a`` onto cell ``b``; return the new score and occupied mask."""
-    card[a] = card[b]
-    size[a] = mover_size
-    card[b] = dest_card
-    size[b] -= mover_size
-    occupied |= ONE << np.uint64(a)
-    return score - 2 * mover_size * size[b], occupied
-
-
-@njit(cache=True)
-def search(card0, size0, line, compat, with_sizes, floor, max_nodes, max_states, max_seconds,
-           order_moves=True):
-    """Depth-first branch and bound from the position ``card0``/``size0``.
-
-    Looks for a line of play reaching a score above ``floor`` (the single-stack question is
-    ``floor = n*n - 1`` without sizes in the key; the maximum score is ``floor = start score``
-    with sizes).  ``order_moves`` picks the move ordering (see ``generate_moves``).  Returns
-    ``(outcome, best, path_from, path_to, nodes, states)``: ``best`` is the best score reached
-    (``floor`` if nothing beat it) and the path's cells reach it.
-    """
-    n = card0.shape[0]
-    card = card0.copy()
-    size = size0.copy()
-    occupied = ZERO
-    score = 0
-    for i in range(n):
-        if card[i] >= 0:
-            occupied |= ONE << np.uint64(i)
-            score += size[i] * size[i]
-    single = not with_sizes
-    work_adj = np.zeros(n, dtype=np.uint64)
-    work_stack = np.zeros(2 * n + 2, dtype=np.uint64)
-
-    best = floor
-    best_len = 0
-    best_from = np.zeros(n, dtype=np.int64)
-    best_to = np.zeros(n, dtype=np.int64)
-    path_from = np.zeros(n, dtype=np.int64)
-    path_to = np.zeros(n, dtype=np.int64)
-    if score > best:
-        best = score
-    ceiling = partition_bound(card, size, occupied, line, compat, False, work_adj, work_stack)
-    if best >= ceiling or (single and ceiling < n * n):
-        return DONE, best, best_from[:0], best_to[:0], 0, 0
-
-    width = ((n + 7) >> 3) * (2 if with_sizes else 1)
-    key = np.zeros(width, dtype=np.uint64)
-    capacity = 1024
-    keys = np.zeros((capacity, width), dtype=np.uint64)
-    used = np.zeros(capacity, dtype=np.bool_)
-    states = 0
-
-    # Moves of each depth live in a slab of the move buffer.
-    per_level = 0
-    for i in range(n):
-        per_level += popcount(line[i])
-    move_from = np.empty(n * per_level, dtype=np.int64)
-    move_to = np.empty(n * per_level, dtype=np.int64)
-    move_rank = np.empty(n * per_level, dtype=np.int64)
-    cursor = np.zeros(n + 1, dtype=np.int64)
-    end = np.zeros(n + 1, dtype=np.int64)
-    undo_card = np.zeros(n + 1, dtype=np.int8)
-    undo_size = np.zeros(n + 1, dtype=np.int64)
-
-    nodes = 0
-    start = now()
-    outcome = DONE
-    depth = 0
-    count = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
-                           move_rank, 0)
-    cursor[0] = 0
-    end[0] = count
-    while depth >= 0:
-        if cursor[depth] == end[depth]:
-            if depth == 0:
-                break
-            depth -= 1
-            score, occupied = take_back(card, size, path_from[depth], path_to[depth],
-                                        undo_card[depth], undo_size[depth], score, occupied)
-            continue
-        i = cursor[depth]
-        cursor[depth] = i + 1
-        a, b = move_from[i], move_to[i]
-        # Play a onto b.
-        undo_card[depth] = card[b]
-        undo_size[depth] = size[a]
-        score += 2 * size[a] * size[b]
-        card[b] = card[a]
-        size[b] += size[a]
-        card[a] = MISSING
-        size[a] = 0
-        occupied &= ~(ONE << np.uint64(a))
-        path_from[depth] = a
-        path_to[depth] = b
-        nodes += 1
-
-        stop = False
-        if max_nodes >= 0 and nodes > max_nodes:
-            outcome = NODE_LIMIT
-            nodes = max_nodes  # the node over the limit is not examined
-            stop = True
-        elif max_seconds >= 0 and (nodes & 4095) == 0 and now() - start > max_seconds:
-            outcome = TIME_LIMIT
-            stop = True
-        prune = False
-        if not stop:
-            pack_state(card, size, with_sizes, key)
-            if max_states >= 0 and states >= max_states:
-                outcome = STATE_LIMIT
-                stop = True
-            else:
-                if states * 10 >= capacity * 7:
-                    keys, used = table_grow(keys, used)
-                    capacity = keys.shape[0]
-                if table_insert(keys, used, key, np.uint64(capacity - 1)) == 0:
-                    prune = True
-                else:
-                    states += 1
-        if stop:
-            break
-        if not prune:
-            if score > best:
-                best = score
-                best_len = depth + 1
-                best_from[:best_len] = path_from[:best_len]
-                best_to[:best_len] = path_to[:best_len]
-                if best >= ceiling:
-                    break
-            bound = partition_bound(card, size, occupied, line, compat, single, work_adj,
-                                    work_stack)
-            prune = bound <= best
-        if prune:
-            score, occupied = take_back(card, size, a, b, undo_card[depth], undo_size[depth],
-                                        score, occupied)
-            continue
-        base = (depth + 1) * per_level
-        count = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
-                               move_rank, base)
-        depth += 1
-        cursor[depth] = base
-        end[depth] = base + count
-    return outcome, best, best_from[:best_len], best_to[:best_len], nodes, states
+def rank_of_move(mover_line, mover_partners, dest_partners):
+    """Where a move comes in the most-promising-first order (smaller first), from the occupied
+    cells in line with the mover, the mover's compatible tops and the destination's."""
+    return (mover_line + dest_partners) * 64 - mover_partners
 
 
 @njit(cache=True)
 def generate_moves(card, occupied, line, compat, order_moves, move_from, move_to, move_rank, base):
     """Write the legal moves (mover cell, destination cell) at ``base``; return how many.
 
-    Moves are ordered most promising first: a destination whose top card has the fewest
-    compatible tops left (it leaves play, and it was the likeliest to be stranded) plus a mover
-    whose cell has the fewest occupied cells in line (it empties, and it was the likeliest to be
-    cut off); ties go to the mover with the most compatible tops.  On 4x4 deals this ordering
-    cuts the mean search from about 11,000 nodes to about 900 (benchmarks/stacksquared.md).
-    ``order_moves=False`` keeps the plain row-major order, for measuring that.
+    Moves are ordered most promising first (``rank_of_move``): a destination whose top card has the
+    fewest compatible tops left (it leaves play, and it was the likeliest to be stranded) plus a
+    mover whose cell has the fewest occupied cells in line (it empties, and it was the likeliest
+    to be cut off); ties go to the mover with the most compatible tops, then to the row-major
+    order.  On 4x4 deals this ordering cuts the mean search from about 11,000 nodes to about 900
+    (benchmarks/stacksquared.md).  ``order_moves=False`` keeps the plain row-major order: mover
+    cell ascending, then destination cell ascending.
     """
     alive = ZERO
     rest = occupied
@@ -358,12 +208,16 @@ def generate_moves(card, occupied, line, compat, order_moves, move_from, move_to
         rest &= rest - ONE
         partners = line[a] & occupied
         ca = card[a]
-        mover_rank = popcount(partners) * 64 - popcount(compat[ca] & alive)
+        mover_line = popcount(partners)
+        mover_partners = popcount(compat[ca] & alive)
         while partners:
             b = lowest_bit(partners)
             partners &= partners - ONE
             if (compat[ca] >> np.uint64(card[b])) & ONE:
-                rank = mover_rank + popcount(compat[card[b]] & alive) * 64 if order_moves else 0
+                rank = 0
+                if order_moves:
+                    rank = rank_of_move(mover_line, mover_partners,
+                                        popcount(compat[card[b]] & alive))
                 # Insertion into the sorted run of moves written so far.
                 j = base + count - 1
                 while j >= base and move_rank[j] > rank:
@@ -376,3 +230,447 @@ def generate_moves(card, occupied, line, compat, order_moves, move_from, move_to
                 move_rank[j + 1] = rank
                 count += 1
     return count
+
+
+# ---------------------------------------------------------------------------------------------
+# The solver's search: moves from bitboards, a memo kept across restarts, a portfolio of orders.
+#
+# Besides ``card`` and ``size`` the search keeps, incrementally, the occupied cells by the suit
+# and by the rank of their top card (``suit_cells[s]``, ``rank_cells[r + 1]`` for rank r = 0..12,
+# with empty guards at 0 and 14).  The cells whose top may merge with card x are then four
+# masks ORed (``partner_cells``), and a mover's destinations are that AND its lines.
+
+# The status of a memo entry, kept in the two top bits of its first word (a key byte holds a
+# card index + 1 or a size, at most 53, so those bits are free); an empty slot is all zero.
+STATUS_SHIFT = np.uint64(62)
+KEY_BITS = ~(np.uint64(3) << STATUS_SHIFT)
+EXPLORED = np.uint64(1)   # searched, or being searched by the current run
+REOPENED = np.uint64(2)   # entered by a run that a restart stopped: not known to be searched
+
+
+@njit(cache=True)
+def group_cells(card, occupied, suit_cells, rank_cells):
+    """Fill the masks of the occupied cells by the suit and by the rank of their top card."""
+    suit_cells[:] = 0
+    rank_cells[:] = 0
+    rest = occupied
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - ONE
+        suit_cells[card[c] & 3] |= ONE << np.uint64(c)
+        rank_cells[(card[c] >> 2) + 1] |= ONE << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def partner_cells(x, suit_cells, rank_cells):
+    """The occupied cells whose top may merge with card ``x`` (same suit, or ranks at most one
+    apart), ``x``'s own cell included."""
+    x = np.uint64(x)  # unsigned indices need no check for negative ones
+    r = x >> np.uint64(2)
+    return (suit_cells[x & np.uint64(3)] | rank_cells[r] | rank_cells[r + ONE]
+            | rank_cells[r + np.uint64(2)])
+
+
+@njit(cache=True)
+def partner_component(start, within, card, suit_cells, rank_cells):
+    """``component`` in the compatibility graph of the tops, its adjacency read off the masks."""
+    reached = ONE << np.uint64(start)
+    frontier = reached
+    while frontier and reached != within:
+        c = lowest_bit(frontier)
+        frontier &= frontier - ONE
+        new = partner_cells(card[c], suit_cells, rank_cells) & within & ~reached
+        reached |= new
+        frontier |= new
+    return reached
+
+
+@njit(cache=True)
+def score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj, work_stack):
+    """``partition_bound`` for the maximum score, its adjacency read off the masks."""
+    rest = occupied
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - ONE
+        work_adj[c] = partner_cells(card[c], suit_cells, rank_cells) & ~(ONE << np.uint64(c))
+    return class_bound(size, occupied, line, False, work_adj, work_stack)
+
+
+@njit(cache=True, inline="always")
+def set_byte(key, i, value):
+    """Byte ``i`` of a key packed as by ``pack_state`` becomes ``value``."""
+    shift = np.uint64((i & 7) * 8)
+    key[i >> 3] = (key[i >> 3] & ~(np.uint64(255) << shift)) | (np.uint64(value) << shift)
+
+
+@njit(cache=True)
+def memo_find(table, key, mask):
+    """The slot of ``key`` in the memo, or the empty slot where it would go.  A row of
+    ``table`` is a key's words with the entry's status in the top bits of the first."""
+    slot = state_hash(key) & mask
+    width = key.shape[0]
+    while True:
+        first = table[slot, 0]
+        if first == ZERO:
+            return slot
+        if first & KEY_BITS == key[0]:
+            same = True
+            for w in range(1, width):
+                if table[slot, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return slot
+        slot = (slot + ONE) & mask
+
+
+@njit(cache=True)
+def memo_grow(table):
+    """The memo rehashed into twice the slots."""
+    grown = np.zeros((2 * table.shape[0], table.shape[1]), dtype=np.uint64)
+    mask = np.uint64(grown.shape[0] - 1)
+    key = np.zeros(table.shape[1], dtype=np.uint64)
+    for slot in range(table.shape[0]):
+        if table[slot, 0] != ZERO:
+            key[:] = table[slot]
+            key[0] &= KEY_BITS
+            grown[memo_find(grown, key, mask)] = table[slot]
+    return grown
+
+
+@njit(cache=True)
+def ranked_moves(card, occupied, line, suit_cells, rank_cells, degree, slab, base, shuffle):
+    """Write the legal moves at ``slab[base:]`` as ``key << 12 | mover << 6 | destination``;
+    return how many.  The key is 64 times ``rank_of_move`` (shifted to be positive), so that
+    sorting the words gives ``generate_moves``' order; with ``shuffle`` > 0 each key gets a
+    pseudo-random addition below two of the rank's units (one in-line cell or one compatible
+    top), a fixed function of ``shuffle`` and the move's cells.  The moves are left unsorted:
+    ``next_ranked`` sorts only what the search asks for."""
+    rest = occupied
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - ONE
+        degree[c] = popcount(partner_cells(card[c], suit_cells, rank_cells)) - 1
+    count = 0
+    rest = occupied
+    while rest:
+        a = lowest_bit(rest)
+        rest &= rest - ONE
+        targets = line[a] & partner_cells(card[a], suit_cells, rank_cells)
+        mover_line = popcount(line[a] & occupied)
+        while targets:
+            b = lowest_bit(targets)
+            targets &= targets - ONE
+            key = (rank_of_move(mover_line, degree[a], degree[b]) + 64) * 64
+            if shuffle > 0:
+                key += np.int64(mix(np.uint64(shuffle * 4096 + a * 64 + b)) % np.uint64(8192))
+            slab[base + count] = (key << 12) | (a << 6) | b
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def mix(x):
+    """A 64-bit integer hash (splitmix64's finaliser)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def luby(i):
+    """The i-th term (i >= 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+@njit(cache=True, inline="always")
+def next_ranked(slab, first, i, end):
+    """The ``i``-th move (``first`` <= i < ``end``) of a level written by ``ranked_moves``, in
+    order: the first costs one pass for the minimum, the second sorts the rest (most levels of
+    a search that goes well use one move)."""
+    if i == first:
+        best = i
+        for j in range(i + 1, end):
+            if slab[j] < slab[best]:
+                best = j
+        slab[i], slab[best] = slab[best], slab[i]
+    elif i == first + 1:
+        if end - i > 32:
+            slab[i:end].sort()
+        else:
+            for j in range(i + 1, end):
+                item = slab[j]
+                k = j - 1
+                while k >= i and slab[k] > item:
+                    slab[k + 1] = slab[k]
+                    k -= 1
+                slab[k + 1] = item
+    return slab[i] & 4095
+
+
+@njit(cache=True)
+def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_states,
+                 max_seconds, plan):
+    """Depth-first branch and bound from the position ``card0``/``size0`` (see the module
+    docstring), over bitboards.
+
+    Looks for a line of play reaching a score above ``floor``, stopping at the first that reaches
+    ``ceiling`` (a score known to be the most there can be): the single-stack question is
+    ``floor = n*n - 1``, ``ceiling = n*n`` without sizes in the key; the maximum score is
+    ``floor = start score`` with sizes.  Moves are searched as ``plan`` says (``codes``):
+
+    * ``ROW_MAJOR``, ``FEWEST_PARTNERS``: one search in that order;
+    * ``PERTURBED``: runs from the root, run i stopped after ``n * luby(i)`` nodes, each in the
+      ``FEWEST_PARTNERS`` order perturbed anew (``ranked_moves``): the restarts that tame the
+      heavy tail of a randomised search (Luby, Sinclair and Zuckerman 1993);
+    * ``PORTFOLIO``: the three by turns, always the one that has spent the fewest nodes next; the
+      two fixed orders run with budgets ``n``, ``2n``, ``4n``, ...
+
+    The memo survives restarts.  An entry stays *explored* (its subtree holds nothing above the
+    best score, which only grows) unless a stopped run was still inside it, so a fixed order's
+    run resumes its last run almost where it stopped, and every run skips what the others
+    settled.  Whichever of the three needs the fewest nodes alone, N say, the portfolio is done
+    before the other two have spent much more than 2N each (the budgets at most double), plus
+    the paths replayed at restarts.  Everything depends on the position and the limits only.
+
+    Returns ``(outcome, best, path_from, path_to, nodes, states)``: ``best`` is the best score
+    reached (``floor`` if nothing beat it) and the path's cells reach it.
+    """
+    n = card0.shape[0]
+    card = card0.copy()
+    size = size0.copy()
+    occupied = ZERO
+    score = 0
+    for i in range(n):
+        if card[i] >= 0:
+            occupied |= ONE << np.uint64(i)
+            score += size[i] * size[i]
+    single = not with_sizes
+    suit_cells = np.zeros(4, dtype=np.uint64)
+    rank_cells = np.zeros(15, dtype=np.uint64)
+    group_cells(card, occupied, suit_cells, rank_cells)
+    work_adj = np.empty(n, dtype=np.uint64)
+    work_stack = np.empty(2 * n + 2, dtype=np.uint64)
+
+    best = max(floor, score)
+    best_len = 0
+    best_from = np.empty(n, dtype=np.int64)
+    best_to = np.empty(n, dtype=np.int64)
+    ceiling = min(ceiling, score_bound(card, size, occupied, line, suit_cells, rank_cells,
+                                       work_adj, work_stack))
+    if best >= ceiling or (single and ceiling < n * n):
+        return DONE, best, best_from[:0], best_to[:0], 0, 0
+
+    words = (n + 7) >> 3
+    key = np.zeros(words * (2 if with_sizes else 1), dtype=np.uint64)
+    pack_state(card, size, with_sizes, key)
+    table = np.zeros((1024, key.shape[0]), dtype=np.uint64)
+    mask = np.uint64(1023)
+    states = 0
+
+    # Per depth: the move played there and what it covered; the level's moves still to try
+    # (row-major: the movers left and the current mover's destinations left; ranked: a slab of
+    # ``slab``, each level's after its parent's, so that a search touches little of it).
+    path_from = np.empty(n, dtype=np.int64)
+    path_to = np.empty(n, dtype=np.int64)
+    undo_card = np.empty(n, dtype=np.int8)
+    undo_size = np.empty(n, dtype=np.int64)
+    movers = np.empty(n, dtype=np.uint64)
+    mover = np.empty(n, dtype=np.int64)
+    targets = np.empty(n, dtype=np.uint64)
+    per_level = 0
+    for i in range(n):
+        per_level += popcount(line[i])
+    slab = np.empty(n * per_level, dtype=np.int64)
+    cursor = np.empty(n, dtype=np.int64)
+    end = np.empty(n, dtype=np.int64)
+    degree = np.empty(n, dtype=np.int64)
+
+    nodes = 0
+    start = now()
+    outcome = DONE
+    finished = False
+    # The portfolio's three ways of running, by the nodes they spent and the runs they made.
+    spent = np.zeros(3, dtype=np.int64)
+    runs = np.zeros(3, dtype=np.int64)
+    while not finished:
+        way = plan
+        if plan == PORTFOLIO:
+            way = FEWEST_PARTNERS
+            if spent[PERTURBED] < spent[way]:
+                way = PERTURBED
+            if spent[ROW_MAJOR] < spent[way]:
+                way = ROW_MAJOR
+        runs[way] += 1
+        order = ROW_MAJOR if way == ROW_MAJOR else FEWEST_PARTNERS
+        shuffle = runs[way] if way == PERTURBED else 0
+        budget = -1
+        if way == PERTURBED:
+            budget = n * luby(runs[way])
+        elif plan == PORTFOLIO:
+            budget = n << min(runs[way] - 1, 40)
+        began = nodes
+        if budget >= 0:
+            budget += nodes
+        depth = 0
+        expand = True
+        unwinding = False
+        while True:
+            if expand:
+                movers[depth] = occupied
+                targets[depth] = ZERO
+                cursor[depth] = end[depth - 1] if depth > 0 else 0  # the slab follows its parent's
+                end[depth] = cursor[depth]
+                if order != ROW_MAJOR:
+                    end[depth] += ranked_moves(card, occupied, line, suit_cells, rank_cells,
+                                               degree, slab, cursor[depth], shuffle)
+                expand = False
+            # The level's next move as mover * 64 + destination, or -1 when none is left.
+            move = -1
+            if unwinding:
+                pass
+            elif order == ROW_MAJOR:
+                t = targets[depth]
+                while t == ZERO and movers[depth] != ZERO:
+                    a = lowest_bit(movers[depth])
+                    movers[depth] &= movers[depth] - ONE
+                    mover[depth] = a
+                    t = line[a] & partner_cells(card[a], suit_cells, rank_cells)
+                if t != ZERO:
+                    move = mover[depth] * 64 + lowest_bit(t)
+                    targets[depth] = t & (t - ONE)
+            elif cursor[depth] < end[depth]:
+                move = next_ranked(slab, end[depth - 1] if depth > 0 else 0, cursor[depth],
+                                   end[depth])
+                cursor[depth] += 1
+            if move < 0:
+                if depth == 0:
+                    finished = not unwinding
+                    break
+                if unwinding:
+                    # A restart: the states of the path are no longer known to be searched.
+                    slot = memo_find(table, key, mask)
+                    table[slot, 0] = key[0] | (REOPENED << STATUS_SHIFT)
+                depth -= 1
+                # Take back the move of cell a onto cell b, which covered card y.
+                a = path_from[depth]
+                b = path_to[depth]
+                x = card[b]
+                y = undo_card[depth]
+                moved = undo_size[depth]
+                bit_a = ONE << np.uint64(a)
+                bit_b = ONE << np.uint64(b)
+                suit_cells[x & 3] ^= bit_a | bit_b
+                rank_cells[(x >> 2) + 1] ^= bit_a | bit_b
+                suit_cells[y & 3] |= bit_b
+                rank_cells[(y >> 2) + 1] |= bit_b
+                card[a] = x
+                card[b] = y
+                size[a] = moved
+                size[b] -= moved
+                score -= 2 * moved * size[b]
+                occupied |= bit_a
+                set_byte(key, a, x + 1)
+                set_byte(key, b, y + 1)
+                if with_sizes:
+                    set_byte(key, words * 8 + a, moved)
+                    set_byte(key, words * 8 + b, size[b])
+                continue
+            if max_nodes >= 0 and nodes >= max_nodes:
+                outcome = NODE_LIMIT
+                finished = True
+                break
+            if max_seconds >= 0 and (nodes & 4095) == 0 and now() - start >= max_seconds:
+                outcome = TIME_LIMIT
+                finished = True
+                break
+            if budget >= 0 and nodes >= budget:
+                unwinding = True
+                continue
+            # Play the stack of cell a onto cell b, covering card y with card x.
+            a = move >> 6
+            b = move & 63
+            x = card[a]
+            y = card[b]
+            bit_a = ONE << np.uint64(a)
+            bit_b = ONE << np.uint64(b)
+            suit_cells[y & 3] &= ~bit_b
+            rank_cells[(y >> 2) + 1] &= ~bit_b
+            suit_cells[x & 3] ^= bit_a | bit_b
+            rank_cells[(x >> 2) + 1] ^= bit_a | bit_b
+            path_from[depth] = a
+            path_to[depth] = b
+            undo_card[depth] = y
+            undo_size[depth] = size[a]
+            score += 2 * size[a] * size[b]
+            card[b] = x
+            card[a] = MISSING
+            size[b] += size[a]
+            size[a] = 0
+            occupied &= ~bit_a
+            set_byte(key, a, 0)
+            set_byte(key, b, x + 1)
+            if with_sizes:
+                set_byte(key, words * 8 + a, 0)
+                set_byte(key, words * 8 + b, size[b])
+            nodes += 1
+            depth += 1
+
+            # A dead end (no single stack, or no score above the best) is cut before the memo
+            # is probed: it would be cut again on every visit, so storing it buys nothing.
+            if single:
+                # cannot_merge, from the masks: is the compatibility graph of the tops, then the
+                # shared-line graph of the cells, connected?
+                first = lowest_bit(occupied)
+                reached = partner_component(first, occupied, card, suit_cells, rank_cells)
+                if reached == occupied:
+                    reached = component(first, occupied, line)
+                bound = n * n if reached == occupied else 0
+            else:
+                bound = score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj,
+                                    work_stack)
+            seen = bound <= best
+            if not seen:
+                slot = memo_find(table, key, mask)
+                first = table[slot, 0]
+                seen = first >> STATUS_SHIFT == EXPLORED
+                if not seen:
+                    if first == ZERO:
+                        if max_states >= 0 and states >= max_states:
+                            outcome = STATE_LIMIT
+                            finished = True
+                            break
+                        states += 1
+                    for w in range(1, key.shape[0]):
+                        table[slot, w] = key[w]
+                    table[slot, 0] = key[0] | (EXPLORED << STATUS_SHIFT)
+                    if states * 10 >= table.shape[0] * 7:
+                        table = memo_grow(table)
+                        mask = np.uint64(table.shape[0] - 1)
+                    if score > best:
+                        best = score
+                        best_len = depth
+                        best_from[:best_len] = path_from[:best_len]
+                        best_to[:best_len] = path_to[:best_len]
+                        if best >= ceiling:
+                            finished = True
+                            break
+                    seen = bound <= best
+            if seen:
+                # Nothing to search below: an empty level, taken back next.
+                movers[depth] = ZERO
+                targets[depth] = ZERO
+                cursor[depth] = end[depth - 1]
+                end[depth] = cursor[depth]
+            else:
+                expand = True
+        spent[way] += nodes - began
+    return outcome, best, best_from[:best_len], best_to[:best_len], nodes, states
