@@ -1,5 +1,10 @@
-"""The StacksSquared solver against a brute-force oracle, symmetries and published counts."""
+"""The StacksSquared solver against a brute-force oracle, symmetries and published counts; its
+search plans, restarts and ahead-of-time compiled kernel."""
+import importlib.metadata
+import importlib.util
 import json
+import subprocess
+import sys
 from functools import lru_cache
 
 import pytest
@@ -9,8 +14,13 @@ from hypothesis import given, settings, strategies as st
 from puzzlegen.cli import cli
 from solvers.cards import Card
 from solvers.result import Limits, Status
-from solvers.stacksquared import Deal, replay, solve
+from solvers.stacksquared import Deal, Position, aot, kernel, replay, solve
+from solvers.stacksquared.api import line_masks, position_arrays
+from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT, PERTURBED, PORTFOLIO,
+                                        ROW_MAJOR)
 from solvers.stacksquared.rules import compatible
+
+PLANS = (ROW_MAJOR, FEWEST_PARTNERS, PERTURBED, PORTFOLIO)
 
 
 def oracle(deal: Deal) -> tuple[bool, int]:
@@ -59,6 +69,116 @@ def test_solver_agrees_with_brute_force(deal):
     assert result.details["single_stack"] is single
     assert result.details["max_score"] == top == result.value
     check_result(deal, result)
+
+
+def search(deal: Deal, plan: int, *, with_sizes=False, max_nodes=-1, search_fn=None):
+    """One kernel search of the deal: (outcome, best score, path cells, nodes, states)."""
+    card, size = position_arrays(Position.start(deal))
+    n = deal.size
+    floor, ceiling = (n, n * n) if with_sizes else (n * n - 1, n * n)
+    outcome, best, froms, tos, nodes, states = (search_fn or kernel.solve_search)(
+        card, size, line_masks(deal.rows, deal.cols), with_sizes, floor, ceiling, max_nodes, -1,
+        -1.0, plan)
+    return outcome, best, (froms.tolist(), tos.tolist()), nodes, states
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_deals())
+def test_every_plan_finds_the_same_answers(deal):
+    """Each order alone, the perturbed restarts and the portfolio agree with the oracle."""
+    single, top = oracle(deal)
+    n = deal.size
+    for plan in PLANS:
+        outcome, best, _path, _nodes, _states = search(deal, plan)
+        assert outcome == DONE and (best == n * n) is single
+        outcome, best, _path, _nodes, _states = search(deal, plan, with_sizes=True)
+        assert outcome == DONE and best == max(top, n)
+
+
+@pytest.mark.parametrize("rows,cols,seed,before", [(4, 13, 790, 10_342_099), (4, 4, 5326, 1_001_738),
+                                                   (7, 7, 353, 353_243)])
+def test_no_bad_tail_on_the_deals_of_the_issue(rows, cols, seed, before):
+    """The portfolio needs at most 10x the nodes of the best of its orders alone, where the
+    fewest-partners order alone needed ``before`` nodes."""
+    deal = Deal.from_seed(seed, rows, cols)
+    outcome, best, _path, portfolio, _states = search(deal, PORTFOLIO)
+    assert outcome == DONE and best == deal.size ** 2
+    alone = []
+    for plan in (ROW_MAJOR, FEWEST_PARTNERS, PERTURBED):
+        outcome, _best, _path, nodes, _states = search(deal, plan, max_nodes=10 * portfolio)
+        alone.append(nodes if outcome == DONE else 10 * portfolio + 1)
+    assert portfolio <= 10 * min(alone)
+    assert portfolio * 100 < before
+
+
+def test_a_node_limit_is_exact_across_restarts():
+    deal = Deal.from_seed(5326)  # the portfolio restarts several times on it
+    outcome, _best, _path, nodes, _states = search(deal, PORTFOLIO)
+    assert outcome == DONE and nodes > 50
+    assert search(deal, PORTFOLIO, max_nodes=nodes)[0] == DONE
+    limited = search(deal, PORTFOLIO, max_nodes=nodes - 1)
+    assert limited[0] == NODE_LIMIT and limited[3] == nodes - 1
+
+
+def test_results_depend_on_the_deal_only():
+    deals = [Deal.from_seed(s, 5, 5) for s in (13, 7163, 13)]
+    first, _other, again = (solve(d) for d in deals)
+    assert (first.moves, first.nodes, first.details) == (again.moves, again.nodes, again.details)
+
+
+def compiled_search():
+    """The search compiled ahead of time for these sources: built in place (editable install)
+    or in the installed distribution (``pip install .``); None when neither has it."""
+    module = aot.load()
+    if module is not None:
+        return module
+    name = aot.module_name()
+    try:
+        files = importlib.metadata.distribution("puzzlegen").files or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in files:
+        if file.name.startswith(name + ".") and file.suffix in (".so", ".pyd"):
+            spec = importlib.util.spec_from_file_location(f"solvers.stacksquared.{name}",
+                                                          file.locate())
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+    return None
+
+
+def test_compiled_search_matches_the_jit_kernel():
+    module = compiled_search()
+    if module is None:
+        pytest.skip("the search was not compiled ahead of time (pip install compiles it)")
+    for rows, cols, seeds in ((3, 3, range(40)), (4, 4, (5326, 1163, 9)), (4, 13, (790, 0))):
+        for seed in seeds:
+            deal = Deal.from_seed(seed, rows, cols)
+            for plan in PLANS:
+                for with_sizes in ((False, True) if deal.size <= 9 else (False,)):
+                    assert (search(deal, plan, with_sizes=with_sizes, search_fn=module.solve_search)
+                            == search(deal, plan, with_sizes=with_sizes)), (deal, plan)
+
+
+def test_a_solve_command_starts_without_numba(tmp_path):
+    """Away from the checkout (so that the installed package runs), solving imports no numba
+    when the search was compiled ahead of time."""
+    script = ("import sys\n"
+              "from solvers.stacksquared import aot\n"
+              "if aot.load() is None:\n"
+              "    print('no compiled search'); sys.exit()\n"
+              "from puzzlegen.cli import cli\n"
+              "try:\n"
+              "    cli(['stacksquared', 'solve', '--seed', '1', '--json'])\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "print('numba imported' if 'numba' in sys.modules else 'no numba')\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout
+    if "no compiled search" in out:
+        pytest.skip("the installed package has no compiled search (pip install compiles it)")
+    assert json.loads(out.splitlines()[0])["status"] == "solved"
+    assert out.splitlines()[-1] == "no numba"
 
 
 def permuted(deal: Deal, row_order, col_order, transpose: bool, suit_map) -> Deal:
