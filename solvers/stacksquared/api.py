@@ -133,8 +133,8 @@ def warm_up() -> None:
 
 def table_bytes(max_states: int, cells: int) -> int:
     """Memory the state table of one search may take when it stores ``max_states`` states of a
-    grid of ``cells`` cells: a key of two bytes a cell and a used flag per slot, the table kept
-    below 70% full (so up to 2.9 slots a state), and the old table beside the new while it
-    doubles."""
-    slot = 2 * 8 * ((cells + 7) // 8) + 1
+    grid of ``cells`` cells: a key of two bytes a cell (in 8-byte words, the slot's status in
+    spare bits), the table kept below 70% full (so up to 2.9 slots a state), and the old table
+    beside the new while it doubles."""
+    slot = 2 * 8 * ((cells + 7) // 8)
     return int(max_states * slot * 2.9 * 1.5)
