@@ -133,10 +133,9 @@ def compiled_search():
     if module is not None:
         return module
     name = aot.module_name()
-    try:
-        files = importlib.metadata.distribution("puzzlegen").files or []
-    except importlib.metadata.PackageNotFoundError:
-        return None
+    # Every copy of the metadata: the checkout's own egg-info may come first on the path.
+    files = [file for dist in importlib.metadata.distributions(name="puzzlegen")
+             for file in dist.files or []]
     for file in files:
         if file.name.startswith(name + ".") and file.suffix in (".so", ".pyd"):
             spec = importlib.util.spec_from_file_location(f"solvers.stacksquared.{name}",
