@@ -7,6 +7,7 @@ import subprocess
 import sys
 from functools import lru_cache
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
@@ -15,10 +16,10 @@ from puzzlegen.cli import cli
 from solvers.cards import Card
 from solvers.result import Limits, Status
 from solvers.stacksquared import Deal, Position, aot, kernel, replay, solve
-from solvers.stacksquared.api import line_masks, position_arrays
+from solvers.stacksquared.api import compat_masks, line_masks, position_arrays
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT, PERTURBED, PORTFOLIO,
                                         ROW_MAJOR)
-from solvers.stacksquared.rules import compatible
+from solvers.stacksquared.rules import Move, compatible
 
 PLANS = (ROW_MAJOR, FEWEST_PARTNERS, PERTURBED, PORTFOLIO)
 
@@ -93,6 +94,31 @@ def test_every_plan_finds_the_same_answers(deal):
         assert outcome == DONE and (best == n * n) is single
         outcome, best, _path, _nodes, _states = search(deal, plan, with_sizes=True)
         assert outcome == DONE and best == max(top, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(3, 3), (4, 4), (4, 13)]), st.data())
+def test_generate_moves_keeps_the_row_major_reference_order(seed, shape, data):
+    """``tree`` relies on it: mover cell ascending, then destination cell ascending, the legal
+    moves of the rules; the ordered variant lists the same moves."""
+    position = Position.start(Deal.from_seed(seed, *shape))
+    for move in data.draw(st.lists(st.integers(0, 10**6), max_size=8)):
+        legal = list(position.legal_moves())
+        if not legal:
+            break
+        position = position.play(legal[move % len(legal)])
+    card, _size = position_arrays(position)
+    occupied = np.uint64(sum(1 << i for i, top in enumerate(position.tops) if top is not None))
+    n = card.shape[0]
+    buffers = [np.zeros(n * n, dtype=np.int64) for _ in range(3)]
+    named = []
+    for order_moves in (False, True):
+        count = kernel.generate_moves(card, occupied, line_masks(*shape), compat_masks(),
+                                      order_moves, *buffers, 0)
+        named.append([Move(position.tops[a], position.tops[b])
+                      for a, b in zip(buffers[0][:count], buffers[1][:count])])
+    assert named[0] == list(position.legal_moves())
+    assert sorted(map(str, named[1])) == sorted(map(str, named[0]))
 
 
 @pytest.mark.parametrize("rows,cols,seed,before", [(4, 13, 790, 10_342_099), (4, 4, 5326, 1_001_738),
