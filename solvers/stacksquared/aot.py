@@ -13,8 +13,9 @@ import hashlib
 import importlib
 from pathlib import Path
 
-#: The files whose code the compiled search is made of, relative to the ``solvers`` package.
-SOURCES = ("stacksquared/kernel.py", "stacksquared/codes.py", "timing.py")
+#: The files the compiled search is made from (this one holds its signature), relative to the
+#: ``solvers`` package.
+SOURCES = ("stacksquared/kernel.py", "stacksquared/codes.py", "stacksquared/aot.py", "timing.py")
 
 #: ``kernel.solve_search``'s signature (see its docstring).
 SIGNATURE = ("Tuple((i8, i8, i8[:], i8[:], i8, i8))"
@@ -39,14 +40,19 @@ def load():
 
 
 def extensions() -> list:
-    """The setuptools extension that compiles the search; none where numba cannot do it."""
+    """The setuptools extension that compiles the search; none where numba cannot (no
+    ``numba.pycc``, or no C compiler to link it): the solver then runs the JIT kernel."""
     try:
         from numba.pycc import CC
     except ImportError:
         return []
     from solvers.stacksquared import kernel
 
-    cc = CC(module_name())
+    try:
+        cc = CC(module_name())
+    except RuntimeError as exc:  # numba found no working C compiler
+        print(f"puzzlegen: the StacksSquared search is not compiled ahead of time: {exc}")
+        return []
     cc.target_cpu = "host"  # compiled at install time, on the machine that runs it
     cc.export("solve_search", SIGNATURE)(kernel.solve_search.py_func)
     return [cc.distutils_extension(optional=True)]
