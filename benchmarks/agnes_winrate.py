@@ -9,13 +9,12 @@ prints a Markdown table from every per-deal file present, so a run split over se
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 
-from puzzlegen.stats import wilson_interval
+from puzzlegen.commands.agnes import summarize
+from puzzlegen.runs import read_records
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # quagnes README (10,000 deals each): wins, completed deals, mean and max states (quagnes counts).
@@ -40,32 +39,29 @@ def run(rules: str, args) -> None:
     cmd = [sys.executable, "-c", "from puzzlegen.cli import main; main()", "agnes", "winrate", "--rules", rules,
            "--deals", str(args.deals), "--seed", str(args.seed), "--jobs", str(args.jobs),
            "--max-states", str(args.max_states), "--per-deal", str(per_deal_file(rules, args.seed)),
-           "--json"]
+           "--resume", "--json"]
     subprocess.run(cmd, check=True)
 
 
 def table(seed: int) -> str:
-    rows = ["| Rules | Deals | Limit | Wins, n (% [Wilson 95%]) | Mean (SD) states (10^3) "
-            "| Max states (10^6) | quagnes published: wins | completed | mean (SD) 10^3 "
-            "| max 10^6 |", "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| Rules | Deals | Won | Lost | Limit | Win rate of decided deals [Wilson 95%] "
+            "| Limits lost..won [Wilson 95%] | Mean (SD) states (10^3) | Max states (10^6) "
+            "| quagnes published: wins | completed | mean (SD) 10^3 | max 10^6 |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for rules, published in PUBLISHED.items():
         path = per_deal_file(rules, seed)
         if not path.exists():
             continue
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        n = len(lines)
-        won = sum(line["result"] == "won" for line in lines)
-        limit = sum(line["result"] == "limit" for line in lines)
-        states = [line["states"] for line in lines if line["result"] != "limit"]
-        mean = sum(states) / len(states)
-        sd = math.sqrt(sum((s - mean) ** 2 for s in states) / (len(states) - 1))
-        lo, hi = wilson_interval(won, n)
-        wins = f"{won} ({100 * won / n:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%])"
-        if limit:
-            lo2, hi2 = wilson_interval(won + limit, n)
-            wins += f"; limits as wins {100 * (won + limit) / n:.1f}% [{100 * lo2:.1f}%, {100 * hi2:.1f}%]"
-        rows.append(f"| {rules} | {n:,} | {limit} ({100 * limit / n:.2f}%) | {wins} "
-                    f"| {mean / 1e3:.1f} ({sd / 1e3:.1f}) | {max(states) / 1e6:.2f} | "
+        s = summarize(list(read_records(path)), {})
+        w, band = s["win_rate"], s["limits_lost_won"]
+        rate = (f"{100 * w['rate']:.2f}% [{100 * w['wilson95'][0]:.2f}%, "
+                f"{100 * w['wilson95'][1]:.2f}%]")
+        lost_won = (f"{100 * band['rate'][0]:.2f}%..{100 * band['rate'][1]:.2f}% "
+                    f"[{100 * band['wilson95'][0]:.2f}%, {100 * band['wilson95'][1]:.2f}%]"
+                    if s["limit"] else "(no limit)")
+        rows.append(f"| {rules} | {s['deals']:,} | {s['won']:,} | {s['lost']:,} | {s['limit']} "
+                    f"| {rate} | {lost_won} | {s['states']['mean'] / 1e3:.1f} "
+                    f"({s['states']['sd'] / 1e3:.1f}) | {s['states']['max'] / 1e6:.2f} | "
                     + " | ".join(published) + " |")
     return "\n".join(rows)
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 
-from puzzlegen import clitools
+from puzzlegen import runs
 from puzzlegen.commands.montana import play, summarize
 from puzzlegen.fileio import write_atomic
 from solvers.montana import Rules
@@ -43,10 +44,8 @@ def main() -> None:
     args = ap.parse_args()
     rows = {}
     for name in args.files:
-        with open(name) as f:
-            for line in f:
-                row = json.loads(line)
-                rows[row["seed"]] = row
+        for row in runs.read_records(name):
+            rows[row["seed"]] = row
     rows = dict(sorted(rows.items()))
     rules = Rules(args.ranks, movable_twos=args.movable_twos)
     resolved = checked = 0
@@ -54,8 +53,9 @@ def main() -> None:
         seeds = [s for s, r in rows.items() if r["result"] == "limit"]
         decided = [s for s, r in rows.items() if r["result"] != "limit"]
         seeds += sorted(decided, key=lambda s: -rows[s]["states"])[:args.check]
-        jobs = [(s, rules, args.redeals, Limits(), args.resolve_max_states, False) for s in seeds]
-        for new in clitools.map_jobs(play, jobs, args.jobs, chunksize=1):
+        fn = partial(play, rules=rules, redeals=args.redeals, limits=Limits(),
+                     max_states=args.resolve_max_states, prune=False)
+        for new in runs.run(fn, seeds, jobs=args.jobs):
             old = rows[new["seed"]]
             if old["result"] == "limit":
                 rows[new["seed"]] = new

@@ -1,4 +1,5 @@
 """``python -m puzzlegen``: the same as the ``puzzlegen`` command."""
 from puzzlegen.cli import main
 
-main()
+if __name__ == "__main__":   # not when a worker process imports the main module
+    main()

@@ -1,19 +1,19 @@
-"""What every command shares: error handling, JSON output, progress bars, worker processes,
+"""What every command shares: error handling, JSON output, progress, the options of a run,
 and the option types and checks that validate every option before any work starts.
 
 The command-line contract (README): errors go to stderr as one line with exit status 2 (no
 traceback); ``--json`` prints one JSON object (or JSON lines) on stdout; long work shows a
-progress bar on stderr when stderr is a terminal.
+progress bar on stderr when stderr is a terminal (and a progress line every 30 seconds when it
+is not); Ctrl-C stops with one line on stderr and exit status 130.
 """
 from __future__ import annotations
 
 import functools
 import json
 import math
-import multiprocessing
 import os
-import signal
 import sys
+import time
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import click
@@ -94,6 +94,9 @@ class _OneLineErrors:
             if str(exc) != "embedded null byte":  # what the operating system calls refuse
                 raise
             raise fail("a file name holds a NUL character") from None
+        except KeyboardInterrupt as exc:   # a run's Interrupted says how far it got
+            click.echo(str(exc) or "\ninterrupted", err=True)
+            raise click.exceptions.Exit(130) from None
 
 
 def _caused_by_interrupt(exc: BaseException) -> bool:
@@ -162,28 +165,73 @@ def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, separators=(",", ":")))
 
 
+class Progress:
+    """Progress of ``total`` items on stderr: a tqdm bar on a terminal; otherwise (a log, a batch
+    job) a line every ``every`` seconds with done/total, the rate and the time left."""
+
+    def __init__(self, total: int | None, done: int = 0, desc: str = "",
+                 every: float | None = 30.0) -> None:
+        self.total, self.done, self.desc, self.every = total, done, desc, every
+        self.started = self.last = time.monotonic()
+        self.first = done
+        self.lines = 0
+        self.bar = None
+        if every is not None and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, initial=done, desc=desc, file=sys.stderr, leave=False)
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+        elif self.every is not None and time.monotonic() - self.last >= self.every:
+            self._line()
+
+    def _line(self) -> None:
+        now = self.last = time.monotonic()
+        rate = (self.done - self.first) / max(now - self.started, 1e-9)
+        if self.total:
+            left = (self.total - self.done) / rate if rate > 0 else None
+            count = f"{self.done:,}/{self.total:,} ({100 * self.done / self.total:.1f}%)"
+            eta = f", {_duration(left)} left" if left is not None else ""
+        else:
+            count, eta = f"{self.done:,}", ""
+        click.echo(f"{self.desc}: {count}, {rate:,.1f}/s{eta}", err=True)
+        self.lines += 1
+
+    def close(self) -> None:
+        """Remove the bar; in a log, end with a last line if any was written."""
+        if self.bar is not None:
+            self.bar.close()
+        elif self.lines:
+            self._line()
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds // 60 % 60:02d}m"
+
+
 def progress(iterable: Iterable[T], total: int | None = None, desc: str = "") -> Iterator[T]:
-    """A tqdm progress bar on stderr when stderr is a terminal; the bare iterable otherwise."""
-    if not sys.stderr.isatty():
-        return iter(iterable)
-    from tqdm import tqdm
-    return iter(tqdm(iterable, total=total, desc=desc, file=sys.stderr, leave=False))
+    """``iterable`` with its :class:`Progress` on stderr."""
+    bar = Progress(total, desc=desc)
+    for item in iterable:
+        yield item
+        bar.update()
+    bar.close()
 
 
 def map_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
-             chunksize: int = 8) -> Iterator[R]:
-    """``map(fn, items)`` in order, across ``jobs`` worker processes when ``jobs > 1``.
-
-    ``fn`` must be a module-level function.  Workers are forked, so numba's on-disk cache
-    compiled by the parent is reused rather than recompiled.
-    """
-    if jobs <= 1:
-        yield from map(fn, items)
-        return
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) \
-            as pool:  # Ctrl-C reaches the workers too: it is the parent's to handle
-        yield from pool.imap(fn, items, chunksize=chunksize)
+             chunksize: int | None = None) -> Iterator[R]:
+    """``map(fn, items)`` in order on the run engine (``jobs`` local Dask workers); kept for
+    callers not yet on :func:`puzzlegen.runs.run`.  ``chunksize`` is ignored: batches size
+    themselves."""
+    from puzzlegen import runs
+    yield from runs.run(fn, list(items), jobs=jobs, progress_every=None)
 
 
 def parse_seed_range(text: str, seeds: range = FREECELL_SEEDS) -> range:
@@ -268,7 +316,35 @@ POSITIVE = Positive()
 COUNT = click.IntRange(1, 2 ** 63 - 1)
 
 jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
-                           help="Worker processes, at most the machine's cores.")
+                           help="Worker processes, at most the machine's cores (more than 1: "
+                                "a local Dask cluster).")
+
+
+def run_options(fn: Callable) -> Callable:
+    """The options of a run of many deals (DESIGN.md): ``--jobs``, ``--scheduler``,
+    ``--per-deal``, ``--resume``; the command receives them as ``run`` (a dict of
+    :func:`puzzlegen.runs.run` keywords)."""
+    options = [
+        jobs_option,
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
+                          "(see docs/runs.md); --jobs is then ignored."),
+        click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
+                     help="Append one JSON line per deal to this file as deals finish."),
+        click.option("--resume", is_flag=True,
+                     help="Continue the run recorded in --per-deal FILE (same command, rules, "
+                          "seed and limits); solve only the deals it lacks."),
+    ]
+
+    def wrapper(*args: Any, jobs: int, scheduler: str | None, per_deal: str | None,
+                resume: bool, **kwargs: Any) -> Any:
+        return fn(*args, run={"jobs": jobs, "scheduler": scheduler, "per_deal": per_deal,
+                              "resume": resume}, **kwargs)
+
+    wrapper = functools.update_wrapper(wrapper, fn)
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
 
 
 def available_memory() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 from solvers.errors import BadInput
 
@@ -28,9 +29,9 @@ def check_output(path: str | os.PathLike, force: bool = False,
         raise BadInput(f"{path} already exists; {remedy}")
 
 
-def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
-    """Write ``text`` (or bytes) to ``path`` via a temporary file in the same folder and an
-    atomic rename.
+def write_atomic(path: str | os.PathLike, text: str | bytes | Iterable[str]) -> None:
+    """Write ``text`` (a string, bytes, or strings written in turn) to ``path`` via a temporary
+    file in the same folder and an atomic rename.
 
     The file gets the usual permissions of a new file (0666 less the umask), not mkstemp's 0600.
     """
@@ -43,7 +44,7 @@ def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
         os.fchmod(fd, 0o666 & ~umask)
         binary = isinstance(text, bytes)
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
-            fh.write(text)
+            fh.writelines([text] if isinstance(text, (str, bytes)) else text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

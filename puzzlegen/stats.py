@@ -28,3 +28,41 @@ def percentile(sorted_values: list[float], q: float) -> float:
         return float("nan")
     k = max(0, min(len(sorted_values) - 1, math.ceil(q / 100 * len(sorted_values)) - 1))
     return sorted_values[k]
+
+
+def win_summary(won: int, lost: int, limit: int) -> dict:
+    """The win-rate figures every game reports (one JSON shape for ``winrate --json``).
+
+    ``win_rate`` is the proportion of decided deals won, with its Wilson 95% interval;
+    ``limits_lost_won`` bounds the rate over all deals whatever the ``limit`` deals would be:
+    ``rate`` counts them lost, then won, and ``wilson95`` runs from the lower end of the first's
+    interval to the upper end of the second's.
+    """
+    deals = won + lost + limit
+    low = wilson_interval(won, deals)[0]
+    high = wilson_interval(won + limit, deals)[1]
+    return {"deals": deals, "won": won, "lost": lost, "limit": limit,
+            "win_rate": proportion_summary(won, won + lost),
+            "limits_lost_won": {"rate": [won / deals, (won + limit) / deals] if deals else None,
+                                "wilson95": [low, high]}}
+
+
+def seconds_summary(times: list[float]) -> dict:
+    """Median, 99th percentile and total of per-deal solve times."""
+    times = sorted(times)
+    return {"median": percentile(times, 50), "p99": percentile(times, 99), "total": sum(times)}
+
+
+def format_win_summary(label: str, s: dict) -> str:
+    """One line for people: counts, the win rate of decided deals, the band with limits."""
+    w = s["win_rate"]
+    rate = "n/a" if w["rate"] is None else f"{100 * w['rate']:.2f}%"
+    line = (f"{label}: won {s['won']:,}, lost {s['lost']:,}, limit {s['limit']:,}; win rate "
+            f"{rate} of decided deals (Wilson 95%: {100 * w['wilson95'][0]:.2f}%.."
+            f"{100 * w['wilson95'][1]:.2f}%)")
+    if s["limit"]:
+        lo, hi = s["limits_lost_won"]["rate"]
+        wlo, whi = s["limits_lost_won"]["wilson95"]
+        line += (f"; counting limits as lost..won: {100 * lo:.2f}%..{100 * hi:.2f}% "
+                 f"(Wilson 95%: {100 * wlo:.2f}%..{100 * whi:.2f}%)")
+    return line

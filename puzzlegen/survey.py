@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import partial
 
-from puzzlegen import clitools
+from puzzlegen import runs
 from puzzlegen.stats import percentile, proportion_summary
 from solvers.result import Limits
 from solvers.stacksquared import Deal, solve, warm_up
@@ -24,33 +25,70 @@ def solve_record(deal: Deal, limits: Limits, want_max: bool = True) -> dict:
     return out
 
 
-def solve_seed(job: tuple[int, int, int, Limits, bool]) -> dict:
-    seed, rows, cols, limits, want_max = job
+def solve_seed(seed: int, rows: int, cols: int, limits: Limits, want_max: bool = True) -> dict:
+    """The solve fields of the deal of ``seed``, with its ``seed`` (a run's function)."""
     return {"seed": seed, **solve_record(Deal.from_seed(seed, rows, cols), limits, want_max)}
 
 
-def survey(rows: int, cols: int, seeds: range, limits: Limits, jobs: int = 1) -> dict:
-    """Solve the seeded deals and summarise: single-stack share (Wilson 95%), max scores, time."""
+def solve_text(deal: str, rows: int, cols: int, limits: Limits) -> dict:
+    """The solve fields of a deal given as text, with its ``deal`` (a run's function)."""
+    return {"deal": deal, **solve_record(Deal.parse(deal, rows, cols), limits)}
+
+
+def fingerprint(rows: int, cols: int, limits: Limits) -> dict:
+    """What decides a survey's records: the grid and the limits."""
+    return {"command": "stacksquared stats", "rows": rows, "cols": cols,
+            "max_nodes": limits.nodes, "max_states": limits.states,
+            "max_seconds": limits.seconds}
+
+
+class Tally:
+    """The survey's figures, added up one record at a time (a million deals stay small)."""
+
+    def __init__(self) -> None:
+        self.deals = self.decided = self.single = self.limit = 0
+        self.scores: Counter = Counter()
+        self.seconds: list[float] = []
+
+    def add(self, r: dict) -> None:
+        self.deals += 1
+        if r["single_stack"] is not None:
+            self.decided += 1
+            self.single += bool(r["single_stack"])
+        if r["max_score"] is not None:
+            self.scores[r["max_score"]] += 1
+        self.limit += r["status"] == "limit"
+        self.seconds.append(r["seconds"])
+
+    def summary(self) -> dict:
+        seconds = sorted(self.seconds)
+        return {"single_stack": proportion_summary(self.single, self.decided),
+                "limit": self.limit, "undecided_single_stack": self.deals - self.decided,
+                "max_score_distribution": {str(k): self.scores[k] for k in sorted(self.scores)},
+                "timing": {"mean_ms": round(1e3 * sum(seconds) / self.deals, 4),
+                           "median_ms": round(1e3 * percentile(seconds, 50), 4),
+                           "p99_ms": round(1e3 * percentile(seconds, 99), 4),
+                           "max_ms": round(1e3 * seconds[-1], 4)}}
+
+
+def survey(rows: int, cols: int, seeds: range, limits: Limits, jobs: int = 1,
+           scheduler: str | None = None, per_deal: str | None = None,
+           resume: bool = False) -> dict:
+    """Solve the seeded deals and summarise: single-stack share (Wilson 95%), max scores, time.
+
+    The deals run on :func:`puzzlegen.runs.run` (``jobs``, ``scheduler``, ``per_deal``,
+    ``resume`` as there); ``timing`` has the solver's time per deal and the run's wall time.
+    """
     Deal.from_seed(0, rows, cols)  # checks the grid before any work
-    warm_up()
+    tally = Tally()
     started = time.perf_counter()
-    results = list(clitools.progress(
-        clitools.map_jobs(solve_seed, [(s, rows, cols, limits, True) for s in seeds], jobs),
-        total=len(seeds), desc=f"{rows}x{cols} deals"))
-    wall = time.perf_counter() - started
-    decided = [r for r in results if r["single_stack"] is not None]
-    single = sum(1 for r in decided if r["single_stack"])
-    scores = Counter(r["max_score"] for r in results if r["max_score"] is not None)
-    seconds = sorted(r["seconds"] for r in results)
-    return {
-        "rows": rows, "cols": cols, "deals": len(seeds), "seed_start": seeds.start,
-        "single_stack": proportion_summary(single, len(decided)),
-        "limit": sum(1 for r in results if r["status"] == "limit"),
-        "undecided_single_stack": len(seeds) - len(decided),
-        "max_score_distribution": {str(k): scores[k] for k in sorted(scores)},
-        "timing": {"wall_seconds": round(wall, 3), "jobs": jobs,
-                   "mean_ms": round(1e3 * sum(seconds) / len(seeds), 4),
-                   "median_ms": round(1e3 * percentile(seconds, 50), 4),
-                   "p99_ms": round(1e3 * percentile(seconds, 99), 4),
-                   "max_ms": round(1e3 * seconds[-1], 4)},
-    }
+    for record in runs.run(partial(solve_seed, rows=rows, cols=cols, limits=limits), seeds,
+                           key="seed", jobs=jobs, scheduler=scheduler, per_deal=per_deal,
+                           resume=resume, fingerprint=fingerprint(rows, cols, limits),
+                           setup=warm_up, desc=f"{rows}x{cols} deals"):
+        tally.add(record)
+    out = {"rows": rows, "cols": cols, "deals": len(seeds), "seed_start": seeds.start,
+           **tally.summary()}
+    out["timing"].update(wall_seconds=round(time.perf_counter() - started, 3), jobs=jobs,
+                         scheduler=scheduler)
+    return out

@@ -80,6 +80,19 @@ def test_a_tiny_evicting_table_changes_nothing():
     assert compared >= 5
 
 
+def test_a_result_does_not_depend_on_what_was_solved_before():
+    """With a table small enough to evict, the same deal solved again after other deals (each
+    solve a new epoch of the reused table) takes the same states and gives the same line."""
+    rules = parse_rules("Up-Suit-AnyRun")
+    deals = list(deals_from_seed(2024, 5, 4))
+    first = [solve(deal, rules, Limits(nodes=200_000), table_bits=12) for deal in deals]
+    again = [solve(deal, rules, Limits(nodes=200_000), table_bits=12) for deal in deals[::-1]]
+    assert max(r.nodes for r in first) > 4096           # more states than the table holds
+    for a, b in zip(first, again[::-1]):
+        assert (a.status, a.nodes, a.value, [str(m) for m in a.moves]) == \
+               (b.status, b.nodes, b.value, [str(m) for m in b.moves])
+
+
 # (rules, deal index of seed 5): small enough for the brute-force oracle, won and lost.
 ORACLE_CASES = [("Up-Suit-None-NoSplit", 61), ("Up-Suit-None-NoSplit", 224),
                 ("Down-Color-None", 205), ("Down-Color-None", 246),

@@ -1,14 +1,13 @@
 """``puzzlegen agnes``: solve an Agnes Sorel deal, measure win rates (DESIGN.md contract)."""
 from __future__ import annotations
 
-import json
 import math
+import time
+from functools import partial
 
 import click
 
-from puzzlegen import clitools
-from puzzlegen.fileio import check_output, write_atomic
-from puzzlegen.stats import proportion_summary
+from puzzlegen import clitools, runs, stats
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
 
@@ -72,9 +71,8 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
         return
     click.echo(f"rules {rules.name}; deck {out['deal']}")
     click.echo(str(agnes.Board.start(deal, rules)))
-    verdict = {"won": "won", "lost": "lost (no line of play wins)",
-               "limit": "unknown: stopped by " + ("--max-states" if result.nodes >= max_states
-                                                  else "the search's depth cap")}[out["result"]]
+    verdict = {"won": "won", "lost": "lost (no line of play wins)"}.get(out["result"]) or \
+        f"unknown: the search stopped at {agnes.limit_text(result)}"
     click.echo(f"result: {verdict}; {result.nodes} states, {result.seconds:.3f} s; "
                f"max score {result.details['max_score']}"
                + ("" if result.details["max_score_exact"] else " (best found)"))
@@ -84,22 +82,38 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
             click.echo(f"{number:4d}. {move}")
 
 
-def _solve_one(task):
-    """Worker: (index, deal, rules, max_states, table_bits) -> per-deal record."""
+def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> dict:
+    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (DESIGN.md fields,
+    ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped it)."""
     from solvers import agnes
-    index, deal, rules, max_states, table_bits = task
+    index, deal = spec
     result = agnes.solve(deal, rules, Limits(nodes=max_states), table_bits=table_bits,
                          with_moves=False)
-    return {"index": index, "result": RESULT[result.status], "states": result.nodes,
-            "max_score": result.details["max_score"], "seconds": round(result.seconds, 6)}
+    record = {"index": index, "result": RESULT[result.status], "states": result.nodes,
+              "max_score": result.details["max_score"], "seconds": round(result.seconds, 6)}
+    if "stopped_by" in result.details:
+        record["stopped_by"] = result.details["stopped_by"]["limit"]
+    return record
 
 
-def _mean_sd(values: list[int]) -> tuple[float, float]:
-    if not values:
-        return 0.0, 0.0
-    mean = sum(values) / len(values)
-    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.0
-    return mean, math.sqrt(var)
+def warm_up(table_bits: int) -> None:
+    """Load the search kernel and make the table (a run's setup, so no deal's time is theirs)."""
+    from solvers import agnes
+    agnes.solve(agnes.deal_from_seed(0), agnes.parse_rules("Up-Suit-None"), Limits(nodes=1),
+                table_bits=table_bits, with_moves=False)
+
+
+def summarize(records: list[dict], settings: dict) -> dict:
+    """The ``winrate --json`` object: the win figures every game shares
+    (:func:`puzzlegen.stats.win_summary`), states over decided deals, solve seconds."""
+    count = {r: sum(rec["result"] == r for rec in records) for r in RESULT.values()}
+    decided = [rec["states"] for rec in records if rec["result"] != "limit"]
+    mean = sum(decided) / len(decided) if decided else 0.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in decided) / (len(decided) - 1)) \
+        if len(decided) > 1 else 0.0
+    return {**settings, **stats.win_summary(count["won"], count["lost"], count["limit"]),
+            "states": {"mean": mean, "sd": sd, "max": max(decided, default=0)},
+            "seconds": stats.seconds_summary([r["seconds"] for r in records if "seconds" in r])}
 
 
 @cli.command()
@@ -110,46 +124,32 @@ def _mean_sd(values: list[int]) -> tuple[float, float]:
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
 @click.option("--start", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="First deal index (to split a long run).")
-@clitools.jobs_option
 @max_states_option
-@click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
-              help="Write one JSON line per deal to this file.")
 @table_option
+@clitools.run_options
 @clitools.json_option
-def winrate(rules_name, deals, seed, start, jobs, max_states, per_deal, table_bits, as_json):
-    """Win rate over many deals with a Wilson 95% interval; 'limit' results counted apart."""
+def winrate(rules_name, deals, seed, start, max_states, table_bits, run, as_json):
+    """Win rate over many deals: won/lost/limit counts, the rate of decided deals with a Wilson
+    95% interval, and its band with the limits counted lost and won."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
-    check_table(table_bits, jobs)
-    if per_deal:
-        check_output(per_deal, remedy="remove it or choose another --per-deal file")
-    tasks = ((start + k, deal, rules, max_states, table_bits)
-             for k, deal in enumerate(agnes.deals_from_seed(seed, start, deals)))
-    records = list(clitools.progress(clitools.map_jobs(_solve_one, tasks, jobs, chunksize=4),
-                                     total=deals, desc=rules.name))
-    counts = {r: sum(1 for rec in records if rec["result"] == r) for r in RESULT.values()}
-    done = [rec["states"] for rec in records if rec["result"] != "limit"]
-    mean, sd = _mean_sd(done)
-    summary = {"rules": rules.name, "seed": seed, "start": start, "deals": deals,
-               "won": counts["won"], "lost": counts["lost"], "limit": counts["limit"],
-               "win_rate": proportion_summary(counts["won"], deals),
-               "win_rate_limits_won": proportion_summary(counts["won"] + counts["limit"], deals),
-               "states_mean": mean, "states_sd": sd, "states_max": max(done, default=0),
-               "seconds": round(sum(rec["seconds"] for rec in records), 3)}
-    if per_deal:
-        write_atomic(per_deal, "".join(
-            json.dumps({k: rec[k] for k in ("index", "result", "states", "max_score")}) + "\n"
-            for rec in records))
+    check_table(table_bits, 1 if run["scheduler"] else run["jobs"])
+    specs = list(enumerate(agnes.deals_from_seed(seed, start, deals), start))
+    settings = {"rules": rules.name, "seed": seed, "max_states": max_states,
+                "table_bits": table_bits}
+    started = time.perf_counter()
+    records = list(runs.run(partial(solve_deal, rules=rules, max_states=max_states,
+                                    table_bits=table_bits), specs,
+                            key="index", spec_key=lambda spec: spec[0],
+                            fingerprint={"command": "agnes winrate", **settings},
+                            setup=partial(warm_up, table_bits), desc=rules.name, **run))
+    summary = {**summarize(records, {**settings, "start": start}),
+               "wall_seconds": round(time.perf_counter() - started, 3)}
     if as_json:
         clitools.emit_json(summary)
         return
-    lo, hi = summary["win_rate"]["wilson95"]
-    click.echo(f"{rules.name}: {counts['won']} won of {deals} deals "
-               f"({100 * counts['won'] / deals:.2f}%, Wilson 95% [{100 * lo:.2f}%, {100 * hi:.2f}%]);"
-               f" {counts['lost']} lost, {counts['limit']} limit")
-    if counts["limit"]:
-        lo2, hi2 = summary["win_rate_limits_won"]["wilson95"]
-        click.echo(f"  counting limits as wins: {counts['won'] + counts['limit']} "
-                   f"[{100 * lo2:.2f}%, {100 * hi2:.2f}%]")
-    click.echo(f"  states per finished deal: mean {mean:.1f}, sd {sd:.1f}, "
-               f"max {summary['states_max']}; solver time {summary['seconds']:.1f} s")
+    click.echo(stats.format_win_summary(f"{rules.name}, deals {start}..{start + deals - 1} of "
+                                        f"seed {seed}", summary))
+    s = summary["states"]
+    click.echo(f"  states per decided deal: mean {s['mean']:.1f}, sd {s['sd']:.1f}, "
+               f"max {s['max']}; solver time {summary['seconds']['total']:.1f} s")

@@ -1,13 +1,13 @@
 """``puzzlegen montana``: solve a game (every round's moves) and measure win rates."""
 from __future__ import annotations
 
-import json
 import math
+import time
+from functools import partial
 
 import click
 
-from puzzlegen import clitools, stats
-from puzzlegen.fileio import check_output, write_atomic
+from puzzlegen import clitools, runs, stats
 from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
                              parse_deal, solve)
@@ -106,13 +106,13 @@ def _outcome(result) -> str:
     return {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}[result.status]
 
 
-def play(job: tuple) -> dict:
-    """One deal of a win-rate run (module level, for worker processes).
+def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
+         prune: bool) -> dict:
+    """One deal of a win-rate run (a run's function: seed -> per-deal line).
 
     ``first`` is the first round's outcome: the same deal and search as a run with
     ``--redeals 0``, so one run with redeals also measures the single deal.
     """
-    seed, rules, redeals, limits, max_states, prune = job
     result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
                    prune)
     first = result.details["rounds"][0].result
@@ -123,35 +123,29 @@ def play(job: tuple) -> dict:
                       "states": first.details["states"]}}
 
 
+def warm_up() -> None:
+    """Load the kernel (a run's setup, so no deal's time is the loading's)."""
+    solve(deal_from_seed(0, 3), rules=Rules(3))
+
+
 def _tally(outcomes: list[dict]) -> dict:
-    """Win rate of the decided deals (Wilson 95%), limits, and the rate if limits lost..won."""
-    deals = len(outcomes)
-    won = sum(o["result"] == "won" for o in outcomes)
-    limit = sum(o["result"] == "limit" for o in outcomes)
-    return {"won": stats.proportion_summary(won, deals - limit), "lost": deals - won - limit,
-            "limit": limit, "won_if_limits_lost": won / deals,
-            "won_if_limits_won": (won + limit) / deals,
-            "mean_locked": sum(o["locked"] for o in outcomes) / deals}
+    """The win figures every game shares (:func:`puzzlegen.stats.win_summary`), and the mean
+    locked cards."""
+    count = {r: sum(o["result"] == r for o in outcomes) for r in ("won", "lost", "limit")}
+    return {**stats.win_summary(count["won"], count["lost"], count["limit"]),
+            "mean_locked": sum(o["locked"] for o in outcomes) / len(outcomes)}
 
 
 def summarize(rows: list[dict], settings: dict) -> dict:
     """The ``winrate --json`` object of per-deal rows: the game's tally, seconds per deal, and
     ``first_round``, the tally of the first deal alone (no reshuffle)."""
-    times = sorted(r["seconds"] for r in rows)
-    return {"deals": len(rows), **settings, **_tally(rows),
-            "seconds": {"median": stats.percentile(times, 50),
-                        "p99": stats.percentile(times, 99), "total": sum(times)},
+    return {**settings, **_tally(rows),
+            "seconds": stats.seconds_summary([r["seconds"] for r in rows]),
             "first_round": _tally([r["first"] for r in rows])}
 
 
 def _print_tally(label: str, t: dict) -> None:
-    w = t["won"]
-    lo, hi = w["wilson95"]
-    rate = f"{100 * w['rate']:.2f}%" if w["rate"] is not None else "n/a"
-    click.echo(f"{label}: won {w['count']}, lost {t['lost']}, limit {t['limit']}; win rate "
-               f"{rate} of decided deals (Wilson 95%: {100 * lo:.2f}%..{100 * hi:.2f}%); "
-               f"counting limits as lost..won: {100 * t['won_if_limits_lost']:.2f}%.."
-               f"{100 * t['won_if_limits_won']:.2f}%; mean locked {t['mean_locked']:.2f}")
+    click.echo(stats.format_win_summary(label, t) + f"; mean locked {t['mean_locked']:.2f}")
 
 
 #: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 1 kB).
@@ -164,25 +158,24 @@ RECORD_BYTES = 1500
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="Deals use seeds S, S+1, ...")
 @rule_options
-@clitools.jobs_option
-@click.option("--per-deal", type=click.Path(dir_okay=False), default=None,
-              help="Write one JSON line per deal to this file.")
+@clitools.run_options
 @clitools.json_option
 def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, prune,
-                jobs, per_deal, as_json):
-    """Win rate over seeded deals, with a Wilson 95% interval and the count of limits."""
+                run, as_json):
+    """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
+    Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
-    limits = _limits(seconds, redeals, max_states, ranks, jobs)
-    if per_deal:
-        check_output(per_deal, remedy="remove it or choose another --per-deal file")
-    jobs_list = [(s, rules, redeals, limits, max_states, prune) for s in range(seed, seed + deals)]
-    solve(deal_from_seed(0, 3), rules=Rules(3))  # load the kernel before the clock starts
-    rows = list(clitools.progress(clitools.map_jobs(play, jobs_list, jobs), total=deals,
-                                  desc="montana"))
-    if per_deal:
-        write_atomic(per_deal, "".join(json.dumps(r) + "\n" for r in rows))
-    summary = summarize(rows, {"seed": seed, "ranks": ranks, "redeals": redeals, "gaps": gaps,
-                               "movable_twos": movable_twos, "max_states": max_states})
+    limits = _limits(seconds, redeals, max_states, ranks, 1 if run["scheduler"] else run["jobs"])
+    settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,
+                "max_states": max_states, "seconds_limit": seconds, "prune": prune}
+    started = time.perf_counter()
+    rows = list(runs.run(partial(play, rules=rules, redeals=redeals, limits=limits,
+                                 max_states=max_states, prune=prune),
+                         range(seed, seed + deals), key="seed",
+                         fingerprint={"command": "montana winrate", **settings},
+                         setup=warm_up, desc="montana", **run))
+    summary = {**summarize(rows, {"seed": seed, **settings}),
+               "wall_seconds": round(time.perf_counter() - started, 3)}
     if as_json:
         clitools.emit_json(summary)
         return

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 import click
 
-from puzzlegen import clitools
-from puzzlegen.survey import solve_record, solve_seed, survey
+from puzzlegen import clitools, runs
+from puzzlegen.survey import solve_record, solve_seed, solve_text, survey
 from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.stacksquared import DEFAULT_LIMITS, Deal, warm_up
@@ -48,8 +49,9 @@ def make_limits(max_nodes, max_states, max_seconds, rows=4, cols=4, jobs=1) -> L
     return Limits(nodes=max_nodes, states=max_states, seconds=max_seconds)
 
 
-def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
-    """Deals from FILE or ``-`` (stdin), one a line; blank lines and ``#`` comments skipped."""
+def read_deal_lines(source: str, rows: int, cols: int) -> list[str]:
+    """Deals from FILE or ``-`` (stdin), one a line, checked and in canonical notation; blank
+    lines and ``#`` comments skipped."""
     if source == "-":
         lines = sys.stdin.read().splitlines()
     else:
@@ -60,17 +62,12 @@ def read_deal_lines(source: str, rows: int, cols: int) -> list[Deal]:
         text = line.split("#", 1)[0].strip()
         if text:
             try:
-                deals.append(Deal.parse(text, rows, cols))
+                deals.append(str(Deal.parse(text, rows, cols)))
             except BadInput as exc:
                 raise BadInput(f"{source}, line {number}: {exc}") from None
     if not deals:
         raise BadInput(f"{'stdin' if source == '-' else source} holds no deal (one a line)")
     return deals
-
-
-def _solve_deal(job: tuple[Deal, Limits]) -> dict:
-    deal, limits = job
-    return {"deal": str(deal), **solve_record(deal, limits)}
 
 
 def print_result(deal: Deal, out: dict) -> None:
@@ -101,14 +98,18 @@ def print_result(deal: Deal, out: dict) -> None:
 @grid_options
 @limit_options
 @clitools.jobs_option
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Solve --seeds/--input batches on an existing Dask cluster (docs/runs.md).")
 @clitools.json_option
 def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states, max_seconds,
-          jobs, as_json):
+          jobs, scheduler, as_json):
     """Solve a deal exactly: single-stack solution and maximum score.
 
     DEAL lists the cards row-major, e.g. "5S JC QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C".
     Status 'solved' means a single-stack solution exists (its moves are printed), 'unsolvable'
     that none does (the moves reach the maximum score), 'limit' that a limit stopped the search.
+    With --seeds or --input the deals are solved as a run (--jobs, --scheduler) and printed in
+    order as JSON lines.
     """
     sources = [x is not None for x in (deal, seed, seed_range, input_file)]
     if sum(sources) != 1:
@@ -116,18 +117,13 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
     limits = make_limits(max_nodes, max_states, max_seconds, rows, cols, jobs)
     if seed_range is not None or input_file is not None:
         if seed_range is not None:
-            seeds = clitools.parse_seed_range(seed_range)
+            specs = clitools.parse_seed_range(seed_range)
             Deal.from_seed(0, rows, cols)  # checks the grid before any work
-            warm_up()
-            rows_out = clitools.map_jobs(solve_seed, [(s, rows, cols, limits, True) for s in seeds],
-                                         jobs)
-            total = len(seeds)
+            fn = partial(solve_seed, rows=rows, cols=cols, limits=limits)
         else:
-            deals = read_deal_lines(input_file, rows, cols)
-            warm_up()
-            rows_out = clitools.map_jobs(_solve_deal, [(d, limits) for d in deals], jobs)
-            total = len(deals)
-        for out in clitools.progress(rows_out, total=total, desc="deals"):
+            specs = read_deal_lines(input_file, rows, cols)
+            fn = partial(solve_text, rows=rows, cols=cols, limits=limits)
+        for out in runs.run(fn, specs, jobs=jobs, scheduler=scheduler, setup=warm_up):
             clitools.emit_json(out)
         return
     the_deal = Deal.from_seed(seed, rows, cols) if seed is not None else Deal.parse(deal, rows, cols)
@@ -146,17 +142,19 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
 @click.option("--seed-start", type=click.IntRange(0), default=0, show_default=True,
               help="First seed; deals use seeds S, S+1, ...")
 @limit_options
-@clitools.jobs_option
+@clitools.run_options
 @clitools.json_option
-def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, jobs, as_json):
+def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, run, as_json):
     """Statistics over seeded deals: single-stack probability, max-score distribution, timing.
 
     The probability comes with a Wilson 95% interval over the decided deals; deals stopped by a
-    limit are counted apart, never as unsolvable.
+    limit are counted apart, never as unsolvable.  --per-deal FILE keeps each deal's solve
+    fields (with its seed) as a JSON line; --resume continues a run from that file.
     """
-    limits = make_limits(max_nodes, max_states, max_seconds, rows, cols, jobs)
+    limits = make_limits(max_nodes, max_states, max_seconds, rows, cols,
+                         1 if run["scheduler"] else run["jobs"])
     clitools.check_seeds(seed_start, deals)
-    summary = survey(rows, cols, range(seed_start, seed_start + deals), limits, jobs)
+    summary = survey(rows, cols, range(seed_start, seed_start + deals), limits, **run)
     if as_json:
         clitools.emit_json(summary)
         return
@@ -169,6 +167,6 @@ def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, job
     click.echo("max score distribution: " + ", ".join(f"{k}: {v}" for k, v in
                                                       summary["max_score_distribution"].items()))
     t = summary["timing"]
+    where = f"on {run['scheduler']}" if run["scheduler"] else f"with {run['jobs']} job(s)"
     click.echo(f"time per deal: mean {t['mean_ms']} ms, median {t['median_ms']} ms, "
-               f"p99 {t['p99_ms']} ms, max {t['max_ms']} ms; wall {t['wall_seconds']} s "
-               f"with {jobs} job(s)")
+               f"p99 {t['p99_ms']} ms, max {t['max_ms']} ms; wall {t['wall_seconds']} s {where}")

@@ -11,17 +11,23 @@ from solvers.agnes.rules import (Board, Deal, Move, Rules, deal_from_seed, deals
 from solvers.errors import BadInput
 from solvers.result import Limits, SolveResult, Status
 
-__all__ = ["Board", "Deal", "Move", "Rules", "deal_from_seed", "deals_from_seed", "format_deal",
-           "parse_deal", "parse_rules", "read_deck", "replay", "solve"]
+__all__ = ["MAX_LINE", "Board", "Deal", "Move", "Rules", "deal_from_seed", "deals_from_seed",
+           "format_deal", "limit_text", "parse_deal", "parse_rules", "read_deck", "replay",
+           "solve"]
 
 _EMPTY = {"None": kernel.NONE, "Any1": kernel.ANY1, "AnyRun": kernel.ANYRUN,
           "High1": kernel.HIGH1, "HighRun": kernel.HIGHRUN}
-_STATUS = {kernel.WON: Status.SOLVED, kernel.LOST: Status.UNSOLVABLE, kernel.LIMIT: Status.LIMIT}
+_STATUS = {kernel.WON: Status.SOLVED, kernel.LOST: Status.UNSOLVABLE,
+           kernel.STATE_LIMIT: Status.LIMIT, kernel.DEPTH_LIMIT: Status.LIMIT,
+           kernel.TIME_LIMIT: Status.LIMIT}
+#: The moves a line of play may have; a longer one stops the search with ``limit``.
+MAX_LINE = kernel.MAX_DEPTH - 2
 DEFAULT_TABLE_BITS = 21   # 2**21 entries of 64 bytes: 128 MiB
 
 
 class _Workspace:
-    """The losing-state table, kept per process and reused by every solve."""
+    """The losing-state table, kept per process and reused by every solve (with a fresh epoch
+    each, which no result depends on: see the kernel)."""
 
     def __init__(self, table_bits: int) -> None:
         self.keys = np.zeros(1 << table_bits, np.uint64)
@@ -73,7 +79,9 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
           prune: int = kernel.ALL, table_bits: int = DEFAULT_TABLE_BITS,
           with_moves: bool = True) -> SolveResult:
     """Solve ``deal`` under ``rules`` exactly: ``solved`` (with the winning moves),
-    ``unsolvable`` or ``limit``.
+    ``unsolvable`` or ``limit``; a ``limit`` result names the limit that stopped the search in
+    ``details["stopped_by"]``: ``{"limit": "states" | "depth" | "seconds", "value": ...}`` (the
+    depth limit is :data:`MAX_LINE` moves in one line of play).
 
     ``maximize`` searches every reachable state for the highest score (cards on the
     foundations) instead of stopping early on a dead deal; ``value`` is that score, exact unless
@@ -98,7 +106,20 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
         move = _decode(deal, board, int(code))
         board.apply(move, check=False)   # the tests replay every line with the checks on
         moves.append(move)
-    exact = maximize and status != kernel.LIMIT or status == kernel.WON
+    exact = maximize and _STATUS[status] is not Status.LIMIT or status == kernel.WON
+    details = {"rules": rules.name, "max_score": int(best), "max_score_exact": bool(exact)}
+    if _STATUS[status] is Status.LIMIT:
+        details["stopped_by"] = {kernel.STATE_LIMIT: {"limit": "states", "value": limits.nodes},
+                                 kernel.DEPTH_LIMIT: {"limit": "depth", "value": MAX_LINE},
+                                 kernel.TIME_LIMIT: {"limit": "seconds",
+                                                     "value": limits.seconds}}[status]
     return SolveResult(_STATUS[status], moves, int(nodes), seconds, value=int(best),
-                       details={"rules": rules.name, "max_score": int(best),
-                                "max_score_exact": bool(exact)})
+                       details=details)
+
+
+def limit_text(result: SolveResult) -> str:
+    """The limit that stopped a search, for people: "the limit of 20,000,000 states"."""
+    stop = result.details["stopped_by"]
+    return {"states": f"the limit of {stop['value']:,} states",
+            "depth": f"the depth limit of {stop['value']:,} moves in one line of play",
+            "seconds": f"the time limit of {stop['value']:g} s"}[stop["limit"]]

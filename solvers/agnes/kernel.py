@@ -11,9 +11,11 @@ collision can never make a state look lost.  A state enters the table when the s
 so the table also cuts repetitions along the current line; whatever is still in it when the line
 is left has lost (a win ends the search).  Without the table, repetitions are found by scanning
 the line back to the last deal or foundation move.  The encoding carries the solve's epoch, so
-one table serves many solves without clearing; entries of older epochs count as free.  When a
-bucket is full an entry is replaced: the table is a cache, and forgetting a state costs time,
-never correctness.
+one table serves many solves without clearing; entries of older epochs count as free.  The hash
+leaves the epoch out, so a state's bucket, and with it every replacement, is the same in every
+solve: a result and its state count depend on the deal, the rules and the limits only, never on
+what the process solved before.  When a bucket is full an entry is replaced: the table is a
+cache, and forgetting a state costs time, never correctness.
 """
 import numpy as np
 from numba import njit
@@ -29,8 +31,9 @@ SYMMETRY = 8   # piles no deal can reach any more are interchangeable (canonical
 TABLE = 16     # transposition table of losing states
 ALL = 31
 
-WON, LOST, LIMIT = 0, 1, 2
-MAX_DEPTH = 1 << 18   # longest line searched; deeper lines report LIMIT
+WON, LOST = 0, 1
+STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT = 2, 3, 4   # which limit stopped the search
+MAX_DEPTH = 1 << 18   # a line of play may reach MAX_DEPTH - 2 moves; a longer one stops the search
 MAX_MOVES = 400
 WORDS = 7
 BUCKET = 4
@@ -63,7 +66,7 @@ def _encode(piles, ln, hid, stock, prune, epoch, out):
             order[j - 1] = order[j]
             order[j] = t
             j -= 1
-    w0 = np.uint64(stock) | (np.uint64(epoch) << np.uint64(32))
+    w0 = np.uint64(stock)
     for i in range(7):
         w0 |= np.uint64(hid[order[i]]) << np.uint64(5 + 3 * i)
     out[0] = w0
@@ -83,6 +86,7 @@ def _encode(piles, ln, hid, stock, prune, epoch, out):
         h ^= h >> np.uint64(29)
     if h == np.uint64(0):
         h = np.uint64(1)
+    out[0] |= np.uint64(epoch) << np.uint64(32)   # after hashing: a state's slot never depends on it
     return h
 
 
@@ -276,7 +280,8 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
 
     ``keys``/``encs`` are the losing-state table (a power of two of entries, reused across solves
     with a fresh ``epoch`` each, 1..2**31).
-    Returns (status, nodes, max_score, line length): status WON/LOST/LIMIT; ``line`` receives the
+    Returns (status, nodes, max_score, line length): status WON, LOST or the limit that stopped
+    the search (STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT); ``line`` receives the
     winning moves, or (if not won) a line of play reaching ``max_score``.
     """
     piles = np.zeros((7, 64), np.int64)
@@ -329,8 +334,10 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
             d -= 1
             stock = _undo(piles, ln, hid, found, stock, played[d], undo[d])
             continue
-        if (max_nodes >= 0 and nodes >= max_nodes) or d + 2 >= MAX_DEPTH:
-            return LIMIT, nodes, best, best_len
+        if max_nodes >= 0 and nodes >= max_nodes:
+            return STATE_LIMIT, nodes, best, best_len
+        if d + 2 >= MAX_DEPTH:
+            return DEPTH_LIMIT, nodes, best, best_len
         m = buf[start[d] + count[d] - 1 - nexti[d]]
         nexti[d] += 1
         stock, info = _apply(piles, ln, hid, found, stock, deck, m)
@@ -345,7 +352,7 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
             if score == 52:
                 return WON, nodes, best, best_len
         if max_seconds >= 0 and (nodes & 4095) == 0 and now() - t0 > max_seconds:
-            return LIMIT, nodes, best, best_len
+            return TIME_LIMIT, nodes, best, best_len
         h = _encode(piles, ln, hid, stock, prune, epoch, enc)
         skip = False
         if prune & TABLE:

@@ -1,0 +1,441 @@
+"""The run engine: many deals solved by one function, locally or on a Dask cluster.
+
+A run maps a plain function over deal specs (``fn(spec) -> record``, a JSON-ready dict naming
+its deal under ``key``) and yields the records in the order of the specs::
+
+    from functools import partial
+    from puzzlegen import runs
+
+    solve_one = partial(solve_seed, rows=4, cols=4, limits=limits)   # module-level function
+    for record in runs.run(solve_one, range(1000), key="seed", jobs=2,
+                           per_deal="deals.jsonl", resume=True,
+                           fingerprint={"command": "stacksquared stats", "rows": 4, ...}):
+        ...
+
+Where the work runs: ``jobs=1`` (and no scheduler) solves in this process; ``jobs=J`` starts a
+local Dask cluster of J single-threaded worker processes; ``scheduler="tcp://host:8786"`` sends
+the run to an existing cluster (see docs/runs.md).  The records are the same either way: a
+record depends on its spec and ``fn``'s settings only (the solvers keep no state that changes a
+result between deals).
+
+``per_deal``: every record is appended to this JSON-lines file as it arrives (flushed, one
+complete line each), after a first line ``{"run": fingerprint, "key": key}``; a finished run
+leaves the records in spec order.  ``resume=True`` continues from such a file: it must hold the
+same fingerprint (command, rules, seed, limits: whatever decides a record), its records are
+yielded as they are, and only the missing specs are solved.  Without ``resume`` an existing file
+is refused, never overwritten.
+
+Ctrl-C (SIGINT) stops a run at once: workers are stopped, the file keeps every finished deal,
+and :class:`Interrupted` (a ``KeyboardInterrupt``) says how many finished and where; the
+command line turns it into one line on stderr and exit status 130.  Progress goes to stderr:
+a bar on a terminal, otherwise a line every ``progress_every`` seconds.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Hashable, Iterator, Sequence
+
+from puzzlegen.clitools import Progress
+from puzzlegen.fileio import check_writable, write_atomic
+from solvers.errors import BadInput
+
+#: Seconds of work a batch sent to a worker aims at (small deals travel in batches).
+BATCH_SECONDS = 0.5
+#: Specs a run may solve ahead of the first unfinished one (bounds the records held back to
+#: yield them in order).
+LOOKAHEAD = 100_000
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C; ``str()`` is the one line to show."""
+
+
+def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
+        spec_key: Callable[[Any], Hashable] | None = None, jobs: int = 1,
+        scheduler: str | None = None, per_deal: str | os.PathLike | None = None,
+        resume: bool = False, fingerprint: dict | None = None,
+        setup: Callable[[], None] | None = None, desc: str = "deals",
+        progress_every: float | None = 30.0) -> Iterator[Any]:
+    """Solve ``specs`` with ``fn`` and yield one record per spec, in order.
+
+    ``fn`` must be picklable by reference (a module-level function or a ``functools.partial`` of
+    one).  With a ``per_deal`` file it returns a JSON-ready dict whose ``record[key]`` is
+    ``spec_key(spec)`` (default: the spec itself), and ``fingerprint`` is a JSON object of
+    everything that decides a record.  ``setup`` runs once in each process before its first spec
+    (loading kernels, so that the first deal's time is not the compiler's).  ``desc`` labels the
+    progress (``progress_every`` seconds between lines in a log; None: no progress).  Raises
+    :class:`Interrupted` on Ctrl-C and :class:`BadInput` for a file that cannot be used.
+    """
+    store = None
+    if per_deal is not None:
+        if key is None or fingerprint is None:
+            raise ValueError("a per-deal file needs a key and a fingerprint")
+        spec_key = spec_key or (lambda spec: spec)
+        ids = [_canonical(spec_key(spec)) for spec in specs]
+        store = _PerDealFile(per_deal, fingerprint, key, ids, resume)
+    else:
+        if resume:
+            raise BadInput("--resume needs --per-deal FILE (the file of the run to continue)")
+        ids = list(range(len(specs)))
+    done = store.done if store else {}
+    todo = [pos for pos, ident in enumerate(ids) if ident not in done]
+    with _Stopper() as stopper:
+        where = progress = None
+        try:
+            where = _Local(fn, specs, todo, setup) if jobs <= 1 and not scheduler else \
+                _Dask(fn, specs, todo, setup, jobs, scheduler)
+            if store:
+                store.open()
+            progress = Progress(len(ids), len(ids) - len(todo), desc, progress_every)
+            yield from _ordered(ids, todo, where, store, key, progress, stopper)
+            progress.close()
+            if store:
+                store.finish()
+        except KeyboardInterrupt:
+            if progress:
+                progress.close()
+            finished = len(ids) - len(todo) + (where.arrived if where else 0)
+            kept = f"; they are in {per_deal} (run again with --resume to go on)" \
+                if store else "; none kept (--per-deal FILE keeps them)"
+            raise Interrupted(f"interrupted: {finished:,} of {len(ids):,} deals finished{kept}") \
+                from None
+        finally:
+            if stopper.installed:   # a Ctrl-C while stopping the workers changes nothing
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            if where:
+                where.close()
+            if store:
+                store.close()
+
+
+def _canonical(value: Any) -> str:
+    """A deal's identity as text (``7``, ``"5S JC ..."``): JSON, so it survives the file."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _ordered(ids, todo, where, store, key, progress, stopper) -> Iterator[Any]:
+    """Yield records in spec order: resumed ones from the file, the others as they arrive."""
+    waiting: dict[int, dict] = {}
+    todo_set = set(todo)
+    for pos, ident in enumerate(ids):
+        if pos not in todo_set:
+            yield store.read(ident)
+            continue
+        while pos not in waiting:
+            stopper.check()
+            arrivals = where.arrivals()
+            for apos, record in arrivals:
+                if store:
+                    if _canonical(record.get(key)) != ids[apos]:
+                        raise ValueError(f"a record names {key} {record.get(key)!r}, "
+                                         f"expected {ids[apos]}")
+                    store.append(ids[apos], record)
+                waiting[apos] = record
+            if arrivals and store:
+                store.flush()
+            progress.update(len(arrivals))
+        yield waiting.pop(pos)
+
+
+class _Stopper:
+    """Turns Ctrl-C into a flag checked at safe points (a second Ctrl-C stops at once)."""
+
+    def __init__(self) -> None:
+        self.stop = False
+        self.installed = False
+        self.previous = None
+
+    def __enter__(self) -> "_Stopper":
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+            self.installed = True
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.stop:
+            os.write(2, b"\ninterrupted again: stopping at once\n")
+            os._exit(130)
+        self.stop = True
+
+    def check(self) -> None:
+        if self.stop:
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _solve_batch(fn: Callable, specs: list, setup: Callable | None) -> tuple[list[dict], float]:
+    """Worker side: the records of a batch and the seconds they took (setup excluded)."""
+    _setup_once(setup)
+    started = time.perf_counter()
+    records = [fn(spec) for spec in specs]
+    return records, time.perf_counter() - started
+
+
+_ready: set[str] = set()
+
+
+def _setup_once(setup: Callable | None) -> None:
+    """Run ``setup`` unless this process ran it already (a function, or a partial of one with
+    the same arguments)."""
+    if setup is None:
+        return
+    func = getattr(setup, "func", setup)
+    name = repr((func.__module__, func.__qualname__, getattr(setup, "args", ()),
+                 sorted(getattr(setup, "keywords", {}).items())))
+    if name not in _ready:
+        setup()
+        _ready.add(name)
+
+
+class _Local:
+    """Solves in this process, one spec at a time, in order."""
+
+    def __init__(self, fn, specs, todo, setup) -> None:
+        self.fn, self.specs, self.todo = fn, specs, iter(todo)
+        self.arrived = 0
+        _setup_once(setup)
+
+    def arrivals(self) -> list[tuple[int, dict]]:
+        pos = next(self.todo)
+        record = self.fn(self.specs[pos])
+        self.arrived += 1
+        return [(pos, record)]
+
+    def close(self) -> None:
+        pass
+
+
+class _Dask:
+    """Solves on Dask workers: a local cluster of ``jobs`` processes, or ``scheduler``'s.
+
+    Specs travel in batches sized to about ``BATCH_SECONDS`` of work each, two batches per
+    worker in flight; results come back through a queue fed by the futures' callbacks, so the
+    driver stays responsive to Ctrl-C.
+    """
+
+    def __init__(self, fn, specs, todo, setup, jobs, scheduler) -> None:
+        from distributed import Client
+        self.fn, self.specs, self.todo, self.setup = fn, specs, todo, setup
+        self.arrived = 0
+        self.cluster = self.client = None
+        self.scheduler = scheduler
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)   # errors reach us as such
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BadInput(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        else:
+            self.cluster = _local_cluster(jobs)
+            self.client = Client(self.cluster)
+        self.done: queue.Queue = queue.Queue()
+        self.pending: dict[Any, list[int]] = {}
+        self.next = 0                      # index into todo of the next spec to send
+        self.per_spec: float | None = None  # seconds per spec, measured
+        self.workers = 0
+        self.workers_checked = 0.0
+
+    def _count_workers(self) -> None:
+        if time.monotonic() - self.workers_checked > 5:
+            self.workers = sum(self.client.nthreads().values())
+            self.workers_checked = time.monotonic()
+
+    def _batch_size(self) -> int:
+        left = len(self.todo) - self.next
+        if self.per_spec is None:
+            return 1
+        size = max(1, int(BATCH_SECONDS / max(self.per_spec, 1e-6)))
+        return max(1, min(size, 10_000, left // (2 * max(self.workers, 1)) or 1))
+
+    def _fill(self) -> None:
+        self._count_workers()
+        oldest = min((batch[0] for batch in self.pending.values()), default=None)
+        while self.next < len(self.todo) and len(self.pending) < 2 * max(self.workers, 1):
+            if oldest is not None and self.todo[self.next] - oldest > LOOKAHEAD:
+                break
+            batch = self.todo[self.next:self.next + self._batch_size()]
+            self.next += len(batch)
+            future = self.client.submit(_solve_batch, self.fn, [self.specs[p] for p in batch],
+                                        self.setup, pure=False)
+            self.pending[future] = batch
+            future.add_done_callback(self.done.put)
+            oldest = batch[0] if oldest is None else oldest
+
+    def arrivals(self) -> list[tuple[int, dict]]:
+        self._fill()
+        try:
+            futures = [self.done.get(timeout=0.2)]
+        except queue.Empty:
+            return []
+        while not self.done.empty():
+            futures.append(self.done.get_nowait())
+        out = []
+        for future in futures:
+            batch = self.pending.pop(future)
+            records, seconds = future.result()
+            future.release()
+            each = seconds / len(batch)
+            self.per_spec = each if self.per_spec is None else 0.7 * self.per_spec + 0.3 * each
+            out.extend(zip(batch, records))
+        self.arrived += len(out)
+        return out
+
+    def close(self) -> None:
+        """Cancel what is pending and stop the local workers (a remote cluster's workers finish
+        the batch they hold: a running solve cannot be stopped from outside)."""
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        try:
+            if self.pending:
+                self.client.cancel(list(self.pending), force=True)
+            self.client.close(timeout=5)
+        finally:
+            if self.cluster is not None:
+                self.cluster.close(timeout=10)
+
+
+def _local_cluster(jobs: int):
+    """``jobs`` single-threaded worker processes on this machine that ignore Ctrl-C (the driver
+    stops them): they start while SIGINT is ignored, which new processes inherit; it is blocked
+    meanwhile, so a Ctrl-C then still reaches the driver once they run."""
+    from distributed import LocalCluster
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                            dashboard_address=":0", silence_logs=logging.CRITICAL,
+                            memory_limit=0)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+class _PerDealFile:
+    """The per-deal JSON-lines file of a run: a header line, then one record a line.
+
+    Made in two steps: checking (the folder, and an earlier run's lines when resuming) before
+    any work starts, then :meth:`open` once the workers are up, so a run that cannot start
+    leaves no file behind.
+    """
+
+    def __init__(self, path, fingerprint: dict, key: str, ids: list[str], resume: bool) -> None:
+        self.path = Path(path)
+        self.ids = ids
+        self.header = {"run": json.loads(json.dumps(fingerprint)), "key": key}
+        self.done: dict[str, int] = {}          # deal -> offset of its line
+        self.order: list[str] = []              # deals in the order of the file's lines
+        self.end = 0                            # where the complete lines end
+        self.fh = self.reader = None
+        check_writable(self.path)
+        self.exists = self.path.exists() and self.path.stat().st_size > 0
+        if self.exists and not resume:
+            raise BadInput(f"{path} exists: give --resume to continue its run, or remove it")
+        if self.exists:
+            self._load(set(ids))
+
+    def _load(self, wanted: set[str]) -> None:
+        """Index the complete lines of an earlier run, checking that they belong to this one."""
+        with open(self.path, "rb") as fh:
+            try:
+                header = json.loads(fh.readline())
+            except ValueError:
+                header = None
+            if not isinstance(header, dict) or set(header) != {"run", "key"}:
+                raise BadInput(f"{self.path} is not the per-deal file of a run (its first line "
+                               "should name the run)")
+            if header != self.header:
+                raise BadInput(f"{self.path} belongs to another run: "
+                               f"{_difference(header, self.header)}")
+            self.end = fh.tell()
+            for number, line in enumerate(iter(fh.readline, b""), 2):
+                if not line.endswith(b"\n"):
+                    break                            # cut short by a kill: solved again
+                try:
+                    ident = _canonical(json.loads(line)[self.header["key"]])
+                except (ValueError, KeyError, TypeError):
+                    raise BadInput(f"{self.path}, line {number}: not a record of this run") \
+                        from None
+                if ident not in wanted:
+                    raise BadInput(f"{self.path}, line {number}: {self.header['key']} {ident} "
+                                   "is not one of this run's deals")
+                if ident not in self.done:
+                    self.done[ident] = self.end
+                    self.order.append(ident)
+                self.end += len(line)
+
+    def open(self) -> None:
+        """Start writing: a new file gets its header, an old one loses a line cut short."""
+        if self.exists:
+            self.fh = open(self.path, "r+b")
+            self.fh.truncate(self.end)
+            self.fh.seek(self.end)
+        else:
+            self.fh = open(self.path, "xb")
+            self.fh.write(_line(self.header))
+            self.fh.flush()
+        self.reader = open(self.path, "rb")
+
+    def read(self, ident: str) -> dict:
+        return json.loads(self._raw(ident))
+
+    def append(self, ident: str, record: dict) -> None:
+        self.done[ident] = self.fh.tell()
+        self.order.append(ident)
+        self.fh.write(_line(record))
+
+    def flush(self) -> None:
+        self.fh.flush()
+
+    def finish(self) -> None:
+        """Leave the file in spec order (workers finish deals in any order)."""
+        self.fh.flush()
+        if self.order != self.ids:
+            write_atomic(self.path, (self._raw(ident).decode() for ident in [None] + self.ids))
+
+    def _raw(self, ident: str | None) -> bytes:
+        if ident is None:
+            return _line(self.header)
+        self.reader.seek(self.done[ident])
+        return self.reader.readline()
+
+    def close(self) -> None:
+        for fh in (self.fh, self.reader):
+            if fh is not None:
+                fh.close()
+
+
+def read_records(path: str | os.PathLike) -> Iterator[dict]:
+    """The records of a per-deal file, in the file's order (its run header skipped; files written
+    before runs had headers have none)."""
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if line.strip():
+                record = json.loads(line)
+                if number > 1 or set(record) != {"run", "key"}:
+                    yield record
+
+
+def _line(obj: dict) -> bytes:
+    return (json.dumps(obj) + "\n").encode()
+
+
+def _difference(old: dict, new: dict) -> str:
+    """Which settings differ between a file's run and this one, for the error message."""
+    a, b = old.get("run", {}), new["run"]
+    keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    if old.get("key") != new.get("key"):
+        keys.append("key")
+    return "; ".join(f"{k} {json.dumps(a.get(k))} there, {json.dumps(b.get(k))} here"
+                     for k in keys[:4])

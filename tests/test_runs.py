@@ -1,0 +1,158 @@
+"""The run engine in this process: order, per-deal files, resume and its checks, progress lines,
+and the win-rate summary every game shares.  (Runs on Dask workers, Ctrl-C and kills:
+tests/test_runs_cluster.py.)"""
+import json
+from functools import partial
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen import runs, stats
+from puzzlegen.cli import cli
+from puzzlegen.clitools import Progress
+from solvers.errors import BadInput
+
+FINGERPRINT = {"command": "test squares", "power": 2}
+
+
+def square(n: int, power: int = 2) -> dict:
+    return {"n": n, "value": n ** power}
+
+
+def run_squares(path, specs, **kwargs):
+    return list(runs.run(partial(square, power=FINGERPRINT["power"]), specs, key="n",
+                         per_deal=path, fingerprint=FINGERPRINT, progress_every=None, **kwargs))
+
+
+def test_records_in_order_and_the_file_has_a_header(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    records = run_squares(path, range(5, 25))
+    assert records == [square(n) for n in range(5, 25)]
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0]) == {"run": FINGERPRINT, "key": "n"}
+    assert [json.loads(line) for line in lines[1:]] == records
+    assert list(runs.read_records(path)) == records
+
+
+def test_resume_after_a_kill_mid_line_equals_an_uninterrupted_run(tmp_path):
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    expected = run_squares(whole, range(40))
+    text = whole.read_text()
+    lines = text.splitlines(keepends=True)
+    cut.write_text("".join(lines[:13]) + lines[13][:7])   # header, 12 deals, a line cut short
+    solved = []
+    resumed = list(runs.run(partial(_logged, solved), range(40), key="n", per_deal=cut,
+                            resume=True, fingerprint=FINGERPRINT, progress_every=None))
+    assert resumed == expected
+    assert solved == list(range(12, 40))                   # only the missing deals
+    assert cut.read_text() == text
+    # A finished run resumed again solves nothing and gives the same records.
+    assert run_squares(cut, range(40), resume=True) == expected
+
+
+def _logged(log: list, n: int) -> dict:
+    log.append(n)
+    return square(n)
+
+
+def test_a_longer_run_reuses_a_shorter_runs_file(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    run_squares(path, range(10))
+    assert run_squares(path, range(30), resume=True) == [square(n) for n in range(30)]
+    assert [r["n"] for r in runs.read_records(path)] == list(range(30))
+
+
+@pytest.mark.parametrize("first_line,message", [
+    (json.dumps({"run": {**FINGERPRINT, "power": 3}, "key": "n"}),
+     "belongs to another run: power 3 there, 2 here"),
+    (json.dumps({"n": 1, "value": 1}), "is not the per-deal file of a run"),
+    ("{cut", "is not the per-deal file of a run"),
+])
+def test_resume_refuses_another_runs_file(tmp_path, first_line, message):
+    path = tmp_path / "deals.jsonl"
+    path.write_text(first_line + "\n")
+    with pytest.raises(BadInput, match=message):
+        run_squares(path, range(3), resume=True)
+    assert path.read_text() == first_line + "\n"
+
+
+def test_resume_refuses_deals_outside_the_run_and_broken_lines(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    run_squares(path, range(10))
+    with pytest.raises(BadInput, match=r"line 8: n 6 is not one of this run's deals"):
+        run_squares(path, range(6), resume=True)
+    with open(path, "a") as fh:
+        fh.write("not json\n")
+    with pytest.raises(BadInput, match="line 12: not a record of this run"):
+        run_squares(path, range(10), resume=True)
+
+
+def test_an_existing_file_is_never_overwritten(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_text("precious\n")
+    with pytest.raises(BadInput, match="exists: give --resume"):
+        run_squares(path, range(3))
+    assert path.read_text() == "precious\n"
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
+    records = list(runs.run(square, range(3), desc="squares", progress_every=0.0))
+    assert len(records) == 3
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("squares: 1/3 (33.3%), ") and lines[0].endswith(" left")
+    assert lines[-1].startswith("squares: 3/3 (100.0%), ")
+    bar = Progress(None, desc="items", every=0.0)
+    bar.update(5)
+    assert capsys.readouterr().err.startswith("items: 5, ")
+
+
+def test_run_options_through_the_command_line(tmp_path):
+    result = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "2", "--ranks", "4",
+                                      "--resume"])
+    assert result.exit_code == 2 and result.output == \
+        "error: --resume needs --per-deal FILE (the file of the run to continue)\n"
+    path = tmp_path / "deals.jsonl"
+    args = ["montana", "winrate", "--deals", "3", "--ranks", "4", "--per-deal", str(path),
+            "--json"]
+    first = CliRunner().invoke(cli, args)
+    again = CliRunner().invoke(cli, args)
+    assert again.exit_code == 2 and "exists: give --resume" in again.output
+    other = CliRunner().invoke(cli, [*args, "--redeals", "1", "--resume"])
+    assert other.exit_code == 2 and "belongs to another run: redeals 2 there, 1 here" in \
+        other.output
+    bad = CliRunner().invoke(cli, [*args[:-3], "--scheduler", "nowhere"])
+    assert bad.exit_code == 2 and bad.output == "error: cannot reach the Dask scheduler at " \
+        "nowhere: missing port number in address 'nowhere'\n"
+    resumed = CliRunner().invoke(cli, [*args, "--resume"])
+    assert _untimed(json.loads(resumed.output)) == _untimed(json.loads(first.output))
+
+
+def _untimed(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in ("seconds", "wall_seconds")}
+
+
+def test_win_summary_counts_rate_of_decided_and_the_band():
+    s = stats.win_summary(won=30, lost=60, limit=10)
+    assert (s["deals"], s["won"], s["lost"], s["limit"]) == (100, 30, 60, 10)
+    assert s["win_rate"]["deals"] == 90 and s["win_rate"]["rate"] == pytest.approx(1 / 3)
+    lo, hi = s["win_rate"]["wilson95"]
+    assert lo < 1 / 3 < hi
+    assert s["limits_lost_won"]["rate"] == [0.30, 0.40]
+    blo, bhi = s["limits_lost_won"]["wilson95"]
+    assert blo == stats.wilson_interval(30, 100)[0] and bhi == stats.wilson_interval(40, 100)[1]
+    assert stats.win_summary(0, 0, 4)["win_rate"]["rate"] is None
+
+
+def test_agnes_and_montana_winrate_share_one_shape():
+    shared = {"deals", "won", "lost", "limit", "win_rate", "limits_lost_won"}
+    agnes = CliRunner().invoke(cli, ["agnes", "winrate", "--rules", "Up-Suit-None", "--deals",
+                                     "4", "--max-states", "300", "--json"])
+    montana = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "4", "--ranks", "5",
+                                       "--max-states", "300", "--json"])
+    for result in (agnes, montana):
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.output)
+        assert shared <= set(summary)
+        assert summary["won"] + summary["lost"] + summary["limit"] == summary["deals"] == 4
+        expected = stats.win_summary(summary["won"], summary["lost"], summary["limit"])
+        assert {k: summary[k] for k in shared} == expected

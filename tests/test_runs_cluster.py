@@ -1,0 +1,155 @@
+"""Runs on real Dask workers: a scheduler and two worker processes started here on localhost
+(``--scheduler``), and local clusters (``--jobs 2``) stopped by Ctrl-C and by SIGKILL.
+
+A deal's per-deal line is the same solved alone, inside a batch, and on workers; a run
+interrupted either way and resumed ends with the file and summary of an uninterrupted run.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+from puzzlegen.runs import read_records
+
+LOCALHOST = "127.0.0.1"
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """The address of a Dask scheduler with two single-threaded worker processes."""
+    folder = tmp_path_factory.mktemp("dask")
+    info = folder / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", LOCALHOST, "--port", "0",
+                               "--dashboard-address", ":0", "--scheduler-file", str(info)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        _wait_for(info.exists, "the scheduler file")
+        for k in range(2):
+            procs.append(subprocess.Popen(
+                [*dask, "worker", "--scheduler-file", str(info), "--nthreads", "1",
+                 "--no-nanny", "--no-dashboard", "--host", LOCALHOST, "--name", f"w{k}",
+                 "--local-directory", str(folder)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        address = json.loads(info.read_text())["address"]
+        from distributed import Client
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _wait_for(condition, what: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+def _lines(path) -> list[dict]:
+    """Per-deal records without their timing (the one thing a machine may change)."""
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in read_records(path)]
+
+
+def _run(tmp_path, name: str, *args) -> list[dict]:
+    path = tmp_path / f"{name}.jsonl"
+    result = CliRunner().invoke(cli, [*args, "--per-deal", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    return _lines(path)
+
+
+# Each game: its run command, and the options for deals K..K+N-1 (10 deals from FIRST).
+GAMES = {
+    # A tiny losing-state table evicts all the time: the case where Agnes once depended on
+    # what the process had solved before.
+    "agnes": (["agnes", "winrate", "--rules", "Up-Suit-AnyRun", "--seed", "2024",
+               "--table-bits", "12", "--max-states", "300000"],
+              lambda k, n: ["--start", str(k), "--deals", str(n)], 1940),
+    "montana": (["montana", "winrate", "--ranks", "7", "--redeals", "2"],
+                lambda k, n: ["--seed", str(k), "--deals", str(n)], 500),
+    "stacksquared": (["stacksquared", "stats", "--rows", "4", "--cols", "4"],
+                     lambda k, n: ["--seed-start", str(k), "--deals", str(n)], 0),
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_deal_is_the_same_alone_in_a_batch_and_on_workers(tmp_path, scheduler, game):
+    command, deals, first = GAMES[game]
+    n = 10
+    batch = _run(tmp_path, "batch", *command, *deals(first, n))
+    on_workers = _run(tmp_path, "workers", *command, *deals(first, n), "--scheduler", scheduler)
+    alone = [line for k in reversed(range(first, first + n))   # after the others, backwards
+             for line in _run(tmp_path, f"alone{k}", *command, *deals(k, 1))][::-1]
+    assert len(batch) == n
+    assert batch == on_workers == alone
+
+
+BIG_RUN = ["stacksquared", "stats", "--rows", "4", "--cols", "4", "--deals", "6000"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory, scheduler):
+    """The per-deal lines and summary of BIG_RUN left alone (on the two workers)."""
+    path = tmp_path_factory.mktemp("whole") / "deals.jsonl"
+    result = CliRunner().invoke(cli, [*BIG_RUN, "--scheduler", scheduler, "--per-deal",
+                                      str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    return _lines(path), _untimed(json.loads(result.output))
+
+
+def _untimed(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k != "timing"}
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
+def test_a_stopped_run_resumes_to_the_uninterrupted_result(tmp_path, scheduler, uninterrupted,
+                                                           how):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) or SIGKILL of a
+    ``--jobs 2`` run: every finished deal is in the file, no worker is left running, and
+    ``--resume`` ends with the uninterrupted run's lines and summary."""
+    path = tmp_path / "deals.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlegen", *BIG_RUN, "--jobs", "2",
+                             "--per-deal", str(path), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    _wait_for(lambda: path.exists() and len(path.read_bytes().splitlines()) > 5,
+              "the first deals")
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert len(workers) >= 2
+    if how == "SIGINT":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.kill()
+    out, err = proc.communicate(timeout=120)
+    psutil.wait_procs(workers, timeout=60)
+    assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    finished = len(list(read_records(path)))
+    if how == "SIGINT":
+        assert proc.returncode == 130 and out == ""
+        assert err == f"interrupted: {finished:,} of 6,000 deals finished; they are in {path} " \
+                      "(run again with --resume to go on)\n"
+    else:
+        assert proc.returncode == -signal.SIGKILL and "Traceback" not in err
+    assert 0 < finished < 6000
+    lines, summary = uninterrupted
+    resumed = CliRunner().invoke(cli, [*BIG_RUN, "--scheduler", scheduler, "--per-deal",
+                                       str(path), "--resume", "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    assert _untimed(json.loads(resumed.output)) == summary
+    assert _lines(path) == lines
