@@ -53,6 +53,13 @@ BATCH_SECONDS = 0.5
 LOOKAHEAD = 100_000
 
 
+#: Dask settings of the local workers (docs/runs.md gives them to remote ones): no statistical
+#: profiler (it samples the solving thread every 10 ms) and a calmer event-loop health check,
+#: so that a worker's other threads seldom take the GIL from the solver.
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
+                 "distributed.admin.tick.interval": "1s"}
+
+
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C; ``str()`` is the one line to show."""
 
@@ -307,15 +314,17 @@ def _local_cluster(jobs: int):
     """``jobs`` single-threaded worker processes on this machine that ignore Ctrl-C (the driver
     stops them): they start while SIGINT is ignored, which new processes inherit; it is blocked
     meanwhile, so a Ctrl-C then still reaches the driver once they run."""
+    import dask
     from distributed import LocalCluster
     main = threading.current_thread() is threading.main_thread()
     if main:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                            dashboard_address=":0", silence_logs=logging.CRITICAL,
-                            memory_limit=0)
+        with dask.config.set(WORKER_CONFIG):
+            return LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                dashboard_address=":0", silence_logs=logging.CRITICAL,
+                                memory_limit=0)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
@@ -385,15 +394,18 @@ class _PerDealFile:
             self.fh = open(self.path, "xb")
             self.fh.write(_line(self.header))
             self.fh.flush()
+            self.end = self.fh.tell()
         self.reader = open(self.path, "rb")
 
     def read(self, ident: str) -> dict:
         return json.loads(self._raw(ident))
 
     def append(self, ident: str, record: dict) -> None:
-        self.done[ident] = self.fh.tell()
+        line = _line(record)
+        self.done[ident] = self.end
         self.order.append(ident)
-        self.fh.write(_line(record))
+        self.fh.write(line)
+        self.end += len(line)
 
     def flush(self) -> None:
         self.fh.flush()
