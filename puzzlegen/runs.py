@@ -51,6 +51,8 @@ BATCH_SECONDS = 0.5
 #: Specs a run may solve ahead of the first unfinished one (bounds the records held back to
 #: yield them in order).
 LOOKAHEAD = 100_000
+# A cluster on which no worker has run a task for this long, while work waits, ends the run.
+STALL_SECONDS = 120
 
 
 #: Dask settings of the local workers (docs/runs.md gives them to remote ones): no statistical
@@ -251,11 +253,26 @@ class _Dask:
         self.per_spec: float | None = None  # seconds per spec, measured
         self.workers = 0
         self.workers_checked = 0.0
+        self.idle_since: float | None = None   # since when no worker could run tasks
 
-    def _count_workers(self) -> None:
-        if time.monotonic() - self.workers_checked > 5:
-            self.workers = sum(self.client.nthreads().values())
-            self.workers_checked = time.monotonic()
+    def _look_at_workers(self) -> None:
+        """Count the worker threads every few seconds, and refuse to wait forever on a cluster
+        where no worker runs tasks (none left, or all paused by Dask's memory manager) while
+        work is pending."""
+        if time.monotonic() - self.workers_checked < 5:
+            return
+        self.workers_checked = time.monotonic()
+        workers = list(self.client.scheduler_info()["workers"].values())
+        self.workers = sum(w["nthreads"] for w in workers)
+        if any(w.get("status") == "running" for w in workers):
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = self.workers_checked
+        elif self.pending and self.workers_checked - self.idle_since > STALL_SECONDS:
+            states = ", ".join(sorted({str(w.get("status")) for w in workers})) or "none left"
+            raise BadInput(f"no Dask worker has run a task for {STALL_SECONDS} s (workers: "
+                           f"{len(workers)}, {states}); the finished deals are in the per-deal "
+                           "file")
 
     def _batch_size(self) -> int:
         left = len(self.todo) - self.next
@@ -265,7 +282,7 @@ class _Dask:
         return max(1, min(size, 10_000, left // (2 * max(self.workers, 1)) or 1))
 
     def _fill(self) -> None:
-        self._count_workers()
+        self._look_at_workers()
         oldest = min((batch[0] for batch in self.pending.values()), default=None)
         while self.next < len(self.todo) and len(self.pending) < 2 * max(self.workers, 1):
             if oldest is not None and self.todo[self.next] - oldest > LOOKAHEAD:
