@@ -6,6 +6,12 @@ finish; the speed ratio is total quagnes CPU over total puzzlegen CPU on the dea
 
     nice -n 10 python benchmarks/agnes_vs_quagnes.py --rules Up-Suit-None,Down-Color-None \
         --deals 1000 --seed 2024 --quagnes-max-states 20000 --out agree.jsonl
+
+``--whole-run`` also times, per variant, the whole in-process ``agnes winrate --jobs 1`` run on
+the same deals (kernel loading, the losing-state table, dealing, every solve, the summary) in a
+fresh process (its imports excluded), so that fixed costs per run count as they do for a user;
+the summary line then gives ratios over every deal, capped quagnes searches included at the CPU
+they took (``--sample-table`` prints them).
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ import argparse
 import json
 import random
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -37,7 +44,8 @@ def run_variant(name: str, start: int, deals: int, seed: int, q_max: int, our_ma
                   split_runs=rules.split, face_up=rules.face_up, max_states=q_max)
     random.seed(seed)
     tally = {"rules": rules.name, "deals": deals, "both": 0, "agree": 0, "disagree": [],
-             "q_limit": 0, "our_limit": 0, "q_cpu": 0.0, "our_cpu": 0.0, "won": 0}
+             "q_limit": 0, "our_limit": 0, "q_cpu": 0.0, "our_cpu": 0.0, "won": 0,
+             "only_ours": 0, "only_quagnes": 0, "q_cpu_all": 0.0, "our_cpu_all": 0.0}
     for _ in range(start):
         quagnes.Agnes(**kwargs)
     for index in range(start, start + deals):
@@ -66,8 +74,42 @@ def run_variant(name: str, start: int, deals: int, seed: int, q_max: int, our_ma
                 tally["agree"] += 1
             else:
                 tally["disagree"].append(index)
+        tally["q_cpu_all"] += q_cpu
+        tally["our_cpu_all"] += our_cpu
+        tally["only_ours"] += theirs == "limit" != mine
+        tally["only_quagnes"] += mine == "limit" != theirs
     tally["ratio"] = tally["q_cpu"] / tally["our_cpu"] if tally["our_cpu"] else None
+    tally["ratio_all"] = tally["q_cpu_all"] / tally["our_cpu_all"]
     return tally
+
+
+def whole_run_cpu(name: str, start: int, deals: int, seed: int, our_max: int) -> float:
+    """CPU seconds of a whole in-process ``agnes winrate --jobs 1`` run, in a fresh process."""
+    code = ("import sys, time; from puzzlegen.commands.agnes import cli; t = time.process_time(); "
+            "cli.main(sys.argv[1:], standalone_mode=False); "
+            "print(time.process_time() - t, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "winrate", "--rules", name, "--deals",
+                           str(deals), "--start", str(start), "--seed", str(seed), "--max-states",
+                           str(our_max), "--jobs", "1", "--json"],
+                          check=True, capture_output=True, text=True)
+    return float(done.stderr.split()[-1])
+
+
+def sample_table(summary_path: str) -> str:
+    """Markdown table of ``--whole-run`` summary lines: every deal counted."""
+    out = ["| Rules | Deals | Both decided | Only we decide | Only quagnes decides "
+           "| quagnes CPU s (all deals) | our solves CPU s | whole winrate run CPU s "
+           "| ratio: solves | ratio: whole run | ratio: both decided |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for line in Path(summary_path).read_text().splitlines():
+        t = json.loads(line)
+        if "run_cpu" not in t:
+            continue
+        out.append(f"| {t['rules']} | {t['deals']} | {t['both']} | {t['only_ours']} "
+                   f"| {t['only_quagnes']} | {t['q_cpu_all']:.1f} | {t['our_cpu_all']:.2f} "
+                   f"| {t['run_cpu']:.2f} | {t['ratio_all']:.0f}x "
+                   f"| {t['q_cpu_all'] / t['run_cpu']:.0f}x | {t['ratio']:.0f}x |")
+    return "\n".join(out)
 
 
 def table(per_deal_path: str) -> str:
@@ -100,10 +142,17 @@ def main() -> None:
     parser.add_argument("--quagnes-max-states", type=int, default=20000)
     parser.add_argument("--max-states", type=int, default=50_000_000)
     parser.add_argument("--out", default="agnes_vs_quagnes.jsonl")
+    parser.add_argument("--whole-run", action="store_true",
+                        help="also time the whole agnes winrate run of each variant")
     parser.add_argument("--table", metavar="JSONL", help="only print the table of a per-deal file")
+    parser.add_argument("--sample-table", metavar="JSONL",
+                        help="only print the table of --whole-run summary lines")
     args = parser.parse_args()
     if args.table:
         print(table(args.table))
+        return
+    if args.sample_table:
+        print(sample_table(args.sample_table))
         return
     solve(Deal(tuple(Card.from_index(i) for i in range(52))), parse_rules("Up-Suit-None"))  # compile
     with open(args.out, "a", encoding="utf-8") as out:
@@ -111,6 +160,9 @@ def main() -> None:
             tally = run_variant(name, args.start, args.deals, args.seed,
                                 args.quagnes_max_states, args.max_states, out)
             out.flush()
+            if args.whole_run:
+                tally["run_cpu"] = whole_run_cpu(name, args.start, args.deals, args.seed,
+                                                 args.max_states)
             tally["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
             print(json.dumps(tally), flush=True)
 

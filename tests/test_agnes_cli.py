@@ -6,9 +6,10 @@ from click.testing import CliRunner
 
 from puzzlegen.cli import cli
 from puzzlegen.runs import read_records
-from solvers.agnes import Move, deal_from_seed, parse_rules, replay
+from solvers.agnes import MAX_LINE, Move, deal_from_seed, limit_text, parse_rules, replay
 from solvers.agnes.rules import format_deck
 from solvers.cards import Card
+from solvers.result import SolveResult, Status
 
 
 def run(*args):
@@ -60,12 +61,18 @@ def test_limit_is_reported_as_limit_naming_the_limit():
 
 
 def test_the_depth_limit_is_named_too():
-    """A table far too small forgets the states of the line being searched, so the search goes
-    round in circles until its line reaches the depth limit."""
-    result = run("solve", "--rules", "Up-Color-Any1", "--seed", "1", "--index", "2",
-                 "--table-bits", "10")
-    assert "result: unknown: the search stopped at the depth limit of 262,142 moves in one " \
-           "line of play; " in result.output
+    depth = SolveResult(Status.LIMIT, details={"stopped_by": {"limit": "depth",
+                                                              "value": MAX_LINE}})
+    assert limit_text(depth) == "the depth limit of 262,142 moves in one line of play"
+
+
+def test_a_table_too_small_still_never_goes_round_in_circles():
+    """The states of the line being searched stay in the table whatever else it forgets, so a
+    search with a table far too small ends at the state limit, not at the depth limit (as it
+    did, after 656,978 states, when the line's states could be evicted)."""
+    out = json.loads(run("solve", "--rules", "Up-Color-Any1", "--seed", "1", "--index", "2",
+                         "--table-bits", "10", "--max-states", "1000000", "--json").output)
+    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "states", "value": 1000000}
 
 
 def test_winrate_json_and_per_deal_lines(tmp_path):

@@ -69,11 +69,14 @@ def test_both_outcomes_are_compared():
     assert {True, False} <= outcomes
 
 
-def test_a_tiny_evicting_table_changes_nothing():
+@pytest.mark.parametrize("bits", [10, 4])
+def test_a_tiny_evicting_table_changes_nothing(bits):
+    """2**10 slots evict lost states; 2**4 also fill whole buckets with states of the line, which
+    the search then checks for repetition by scanning the line."""
     rules = parse_rules("Up-Suit-AnyRun-NoSplit")
     compared = 0
     for deal in deals_from_seed(11, 0, 12):
-        tiny = solve(deal, rules, Limits(nodes=CAP), table_bits=10)
+        tiny = solve(deal, rules, Limits(nodes=CAP), table_bits=bits)
         if tiny.status is not Status.LIMIT:
             compared += 1
             assert tiny.status == solve(deal, rules).status

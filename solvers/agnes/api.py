@@ -35,9 +35,11 @@ class _Workspace:
         self.epoch = 0
 
     def next_epoch(self) -> int:
-        self.epoch = self.epoch % (2**31 - 1) + 1
-        if self.epoch == 1:
+        if self.epoch == 2**31 - 1:   # entries of the last cycle of epochs must count as free
             self.keys[:] = 0
+            self.encs[:, 0] = 0
+            self.epoch = 0
+        self.epoch += 1
         return self.epoch
 
 

@@ -8,14 +8,19 @@ Losing states go into a bounded transposition table: a bucketed open-addressing 
 64-bit hash of an exact 7-word encoding of the state (stock size, hidden counts, every tableau card
 in canonical pile order); a hash match counts only if the stored encoding is equal too, so a
 collision can never make a state look lost.  A state enters the table when the search enters it,
-so the table also cuts repetitions along the current line; whatever is still in it when the line
-is left has lost (a win ends the search).  Without the table, repetitions are found by scanning
-the line back to the last deal or foundation move.  The encoding carries the solve's epoch, so
-one table serves many solves without clearing; entries of older epochs count as free.  The hash
-leaves the epoch out, so a state's bucket, and with it every replacement, is the same in every
-solve: a result and its state count depend on the deal, the rules and the limits only, never on
-what the process solved before.  When a bucket is full an entry is replaced: the table is a
-cache, and forgetting a state costs time, never correctness.
+pinned: no other state may replace it while it is on the current line, so looking a state up
+also cuts every repetition along the line (when all the slots of its bucket hold line states, a
+state is not entered and the search scans the line back to the last deal or foundation move for
+it instead).  When the line leaves a state, the state has lost and its pin is taken off (a win
+ends the search).  Without the table, repetitions are found by that scan alone.  The encoding
+carries the solve's epoch, so one table serves many solves without clearing; entries of older
+epochs count as free.  A solve starts on the first 2**12 slots and doubles the part it uses
+whenever half of it is full, up to the whole table, so a small search touches little memory.
+Neither the hash nor that growth depends on the epoch, so a state's slot, and with it every
+replacement, is the same in every solve: a result and its state count depend on the deal, the
+rules and the limits only, never on what the process solved before.  When a bucket is full an
+unpinned entry is replaced: the table is a cache, and forgetting a lost state costs time, never
+correctness.
 """
 import numpy as np
 from numba import njit
@@ -37,6 +42,9 @@ MAX_DEPTH = 1 << 18   # a line of play may reach MAX_DEPTH - 2 moves; a longer o
 MAX_MOVES = 400
 WORDS = 7
 BUCKET = 4
+PIN = np.uint64(1) << np.uint64(63)   # in an entry's first word: a state of the current line
+FIRST_SIZE = 1 << 12   # table slots a solve starts with; it doubles when half of them are used
+FOUND, ENTERED_FREE, ENTERED_OVER, FULL = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -47,10 +55,13 @@ def _same_colour(a, b):
 
 
 @njit(cache=True)
-def _encode(piles, ln, hid, stock, prune, epoch, out):
-    """Exact canonical encoding of the state into ``out[0:7]``; returns its 64-bit hash."""
-    keys = np.empty(7, np.int64)
-    order = np.empty(7, np.int64)
+def _encode(piles, ln, hid, stock, prune, epoch, scratch, out):
+    """Exact canonical encoding of the state into ``out[0:7]``; returns its 64-bit hash.
+    ``scratch`` (14 ints) receives the piles' sort keys and their canonical order: piles a deal
+    still reaches keep their place; the others (interchangeable) go after them, empty first,
+    then by their first card."""
+    keys = scratch[:7]
+    order = scratch[7:]
     for p in range(7):
         if (prune & SYMMETRY) == 0 or p < stock:
             keys[p] = p
@@ -91,37 +102,76 @@ def _encode(piles, ln, hid, stock, prune, epoch, out):
 
 
 @njit(cache=True)
-def _equal(a, b):
-    for w in range(WORDS):
-        if a[w] != b[w]:
+def _same_state(entry, enc):
+    """The table entry holds the encoding ``enc`` (the pin bit aside)."""
+    if (entry[0] ^ enc[0]) & ~PIN:
+        return False
+    for w in range(1, WORDS):
+        if entry[w] != enc[w]:
             return False
     return True
 
 
 @njit(cache=True)
-def _tt_find(keys, encs, h, enc):
-    base = np.int64(h & np.uint64(keys.shape[0] - 1)) & ~(BUCKET - 1)
-    for i in range(base, base + BUCKET):
-        if keys[i] == h and _equal(encs[i], enc):
-            return True
-    return False
+def _stale(entry, epoch):
+    """The entry belongs to an earlier solve (or is empty): its slot is free."""
+    return ((entry[0] >> np.uint64(32)) & np.uint64(0x7FFFFFFF)) != epoch
 
 
 @njit(cache=True)
-def _tt_add(keys, encs, h, enc):
-    base = np.int64(h & np.uint64(keys.shape[0] - 1)) & ~(BUCKET - 1)
-    slot = base + np.int64((h >> np.uint64(40)) & np.uint64(BUCKET - 1))
+def _tt_enter(keys, encs, size, h, enc, pin):
+    """Look the state up among the first ``size`` slots; if it is absent, enter it (pinned if
+    ``pin``: a state of the current line, which no other state may replace).  Returns FOUND,
+    ENTERED_FREE, ENTERED_OVER (an unpinned entry forgotten) or FULL (every slot of the bucket
+    holds a line state: not entered)."""
+    base = np.int64(h & np.uint64(size - 1)) & ~(BUCKET - 1)
     epoch = enc[0] >> np.uint64(32)
+    free = -1
+    victim = -1
     for i in range(base, base + BUCKET):
-        if keys[i] == h and _equal(encs[i], enc):
-            return
-    for i in range(base, base + BUCKET):
-        if keys[i] == np.uint64(0) or (encs[i, 0] >> np.uint64(32)) != epoch:
-            slot = i
-            break
+        if keys[i] == h and _same_state(encs[i], enc):
+            return FOUND
+        if free < 0:
+            if _stale(encs[i], epoch):
+                free = i
+            elif (encs[i, 0] & PIN) == 0 and (victim < 0 or i == base + np.int64(
+                    (h >> np.uint64(40)) & np.uint64(BUCKET - 1))):
+                victim = i
+    slot = free if free >= 0 else victim
+    if slot < 0:
+        return FULL
     keys[slot] = h
-    for w in range(WORDS):
+    encs[slot, 0] = enc[0] | PIN if pin else enc[0]
+    for w in range(1, WORDS):
         encs[slot, w] = enc[w]
+    return ENTERED_FREE if free >= 0 else ENTERED_OVER
+
+
+@njit(cache=True)
+def _tt_leave(keys, encs, size, h, enc):
+    """The line leaves this state, which has lost: unpin its entry (enter it if it had no
+    room when it was reached)."""
+    base = np.int64(h & np.uint64(size - 1)) & ~(BUCKET - 1)
+    for i in range(base, base + BUCKET):
+        if keys[i] == h and _same_state(encs[i], enc):
+            encs[i, 0] &= ~PIN
+            return FOUND
+    return _tt_enter(keys, encs, size, h, enc, False)
+
+
+@njit(cache=True)
+def _tt_grow(keys, encs, size, epoch):
+    """Double the part of the table this solve uses: the solve's entries whose hash has the
+    new address bit move to the same place in the new upper half (free: no entry of this
+    solve is there).  Returns the new size."""
+    bit = np.uint64(size)
+    for i in range(size):
+        if keys[i] & bit and not _stale(encs[i], epoch):
+            keys[i + size] = keys[i]
+            encs[i + size, :] = encs[i, :]
+            keys[i] = np.uint64(0)
+            encs[i, 0] = np.uint64(0)
+    return 2 * size
 
 
 @njit(cache=True)
@@ -306,7 +356,9 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     hashes = np.empty(MAX_DEPTH, np.uint64)
     path_enc = np.empty((MAX_DEPTH, WORDS), np.uint64)
     seg = np.empty(MAX_DEPTH, np.int64)
+    unentered = np.empty(MAX_DEPTH, np.bool_)
     enc = np.zeros(WORDS, np.uint64)
+    scratch = np.empty(14, np.int64)
     buf = np.empty(1 << 16, np.int64)
     use_dead = (prune & DEAD) != 0 and empty_rule == NONE and not maximize
     t0 = now()
@@ -315,11 +367,15 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     best_len = 0
     nodes = 1
     d = 0
-    hashes[0] = _encode(piles, ln, hid, stock, prune, epoch, path_enc[0])
-    if prune & TABLE:
-        _tt_add(keys, encs, hashes[0], path_enc[0])
+    size = min(FIRST_SIZE, keys.shape[0])   # the slots this solve uses so far
+    used = 0       # entries this solve made in free slots
+    loose = 0      # states of the line the table had no room for
+    hashes[0] = _encode(piles, ln, hid, stock, prune, epoch, scratch, path_enc[0])
     if use_dead and _dead(piles, ln):
         return LOST, nodes, best, 0
+    unentered[0] = False
+    if prune & TABLE:
+        used += _tt_enter(keys, encs, size, hashes[0], path_enc[0], True) == ENTERED_FREE
     start[0] = 0
     nexti[0] = 0
     seg[0] = 0
@@ -327,8 +383,9 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     start[1] = count[0]
     while True:
         if nexti[d] == count[d]:
-            if prune & TABLE:   # it may have been evicted since it was entered
-                _tt_add(keys, encs, hashes[d], path_enc[d])
+            if prune & TABLE:
+                used += _tt_leave(keys, encs, size, hashes[d], path_enc[d]) == ENTERED_FREE
+                loose -= unentered[d]
             if d == 0:
                 return LOST, nodes, best, best_len
             d -= 1
@@ -353,26 +410,32 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
                 return WON, nodes, best, best_len
         if max_seconds >= 0 and (nodes & 4095) == 0 and now() - t0 > max_seconds:
             return TIME_LIMIT, nodes, best, best_len
-        h = _encode(piles, ln, hid, stock, prune, epoch, enc)
-        skip = False
-        if prune & TABLE:
-            # States on the line are in the table already, so this also cuts repetitions.
-            skip = _tt_find(keys, encs, h, enc)
-        elif (m & 3) == 2:
+        h = _encode(piles, ln, hid, stock, prune, epoch, scratch, enc)
+        skip = use_dead and (m & 3) == 0 and _dead(piles, ln)
+        if not skip and (m & 3) == 2 and (loose > 0 or (prune & TABLE) == 0):
+            # A repetition since the last deal or foundation move, of a line state the table
+            # does not hold (the table holds the others: looking the state up cuts those).
             for j in range(seg[d], d + 1):
-                if hashes[j] == h and _equal(path_enc[j], enc):
+                if hashes[j] == h and _same_state(path_enc[j], enc) and (
+                        unentered[j] or (prune & TABLE) == 0):
                     skip = True
                     break
-        if not skip and use_dead and (m & 3) == 0 and _dead(piles, ln):
-            skip = True
+        entered = FULL
+        if not skip and prune & TABLE:
+            entered = _tt_enter(keys, encs, size, h, enc, True)
+            skip = entered == FOUND
         if skip:
             stock = _undo(piles, ln, hid, found, stock, m, info)
             continue
         d += 1
         hashes[d] = h
         path_enc[d, :] = enc
-        if prune & TABLE:
-            _tt_add(keys, encs, h, enc)
+        unentered[d] = entered == FULL and (prune & TABLE) != 0
+        loose += unentered[d]
+        if entered == ENTERED_FREE:
+            used += 1
+            if 2 * used > size and size < keys.shape[0]:
+                size = _tt_grow(keys, encs, size, epoch)
         seg[d] = seg[d - 1] if (m & 3) == 2 else d
         nexti[d] = 0
         count[d] = _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune,
