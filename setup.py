@@ -1,5 +1,6 @@
-"""Build step beside pyproject.toml: compile the StacksSquared search ahead of time at install
-(``solvers/stacksquared/aot.py``); everything else is declared in pyproject.toml."""
+"""Build step beside pyproject.toml: compile the StacksSquared and Agnes searches ahead of time at
+install (``solvers/stacksquared/aot.py``, ``solvers/aot.py``); everything else is declared in
+pyproject.toml."""
 import sys
 import warnings
 from pathlib import Path
@@ -7,8 +8,9 @@ from pathlib import Path
 from setuptools import setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the build backend does not add it
+from solvers.agnes.codes import SEARCH as AGNES_SEARCH  # noqa: E402
 from solvers.stacksquared.aot import extensions  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # numba.pycc announces its pending deprecation on import
-    setup(ext_modules=extensions())
+    setup(ext_modules=extensions() + AGNES_SEARCH.extensions())

@@ -1,10 +1,15 @@
 """The Agnes kernel: exact against a brute-force oracle and a plain search, lines replay."""
 import itertools
+import json
+import subprocess
+import sys
 
+import numpy as np
 import pytest
 
 from solvers.agnes import Board, deals_from_seed, parse_rules, replay, solve
-from solvers.agnes import kernel
+from solvers.agnes import codes, kernel
+from solvers.agnes.api import _EMPTY
 from solvers.result import Limits, Status
 
 # One variant for each empty-pile rule, both deals, both run rules, split or not.
@@ -133,3 +138,47 @@ def test_limit_is_never_reported_as_lost():
     for nodes in (1, 10, 1000):
         result = solve(deal, rules, Limits(nodes=nodes))
         assert result.status is Status.LIMIT and result.nodes <= nodes
+
+
+def test_compiled_search_matches_the_jit_kernel():
+    """The search compiled at install gives the JIT kernel's results, state counts and lines."""
+    module = codes.SEARCH.built()
+    if module is None:
+        pytest.skip("the search was not compiled ahead of time (pip install compiles it)")
+    keys = np.zeros(1 << 12, np.uint64)
+    encs = np.zeros((1 << 12, codes.WORDS), np.uint64)
+    epoch = 0
+    for name in VARIANTS:
+        rules = parse_rules(name)
+        for deal in deals_from_seed(11, 0, 6):
+            deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
+            outcomes = []
+            for search in (module.search, kernel.search):
+                epoch += 1
+                line = np.zeros(codes.MAX_DEPTH, np.int64)
+                out = search(deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty],
+                             rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch, line)
+                outcomes.append((out, list(line[:out[3]])))
+            assert outcomes[0] == outcomes[1], (name, deal)
+
+
+def test_a_winrate_run_starts_without_numba(tmp_path):
+    """Away from the checkout (so that the installed package runs), a win-rate run imports no
+    numba when the search was compiled ahead of time."""
+    script = ("import sys\n"
+              "from solvers.agnes import codes\n"
+              "if codes.SEARCH.load() is None:\n"
+              "    print('no compiled search'); sys.exit()\n"
+              "from puzzlegen.cli import cli\n"
+              "try:\n"
+              "    cli(['agnes', 'winrate', '--rules', 'Up-Suit-HighRun', '--deals', '3',\n"
+              "         '--json'])\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "print('numba imported' if 'numba' in sys.modules else 'no numba')\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout
+    if "no compiled search" in out:
+        pytest.skip("the installed package has no compiled search (pip install compiles it)")
+    assert json.loads(out.splitlines()[0])["deals"] == 3
+    assert out.splitlines()[-1] == "no numba"

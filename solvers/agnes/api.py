@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 import numpy as np
 
-from solvers.agnes import kernel
+from solvers.agnes import codes
 from solvers.agnes.rules import (Board, Deal, Move, Rules, deal_from_seed, deals_from_seed,
                                  format_deck, parse_deck, parse_rules, replay)
 from solvers.errors import BadInput
@@ -15,13 +16,13 @@ __all__ = ["MAX_LINE", "Board", "Deal", "Move", "Rules", "deal_from_seed", "deal
            "format_deal", "limit_text", "parse_deal", "parse_rules", "read_deck", "replay",
            "solve"]
 
-_EMPTY = {"None": kernel.NONE, "Any1": kernel.ANY1, "AnyRun": kernel.ANYRUN,
-          "High1": kernel.HIGH1, "HighRun": kernel.HIGHRUN}
-_STATUS = {kernel.WON: Status.SOLVED, kernel.LOST: Status.UNSOLVABLE,
-           kernel.STATE_LIMIT: Status.LIMIT, kernel.DEPTH_LIMIT: Status.LIMIT,
-           kernel.TIME_LIMIT: Status.LIMIT}
+_EMPTY = {"None": codes.NONE, "Any1": codes.ANY1, "AnyRun": codes.ANYRUN,
+          "High1": codes.HIGH1, "HighRun": codes.HIGHRUN}
+_STATUS = {codes.WON: Status.SOLVED, codes.LOST: Status.UNSOLVABLE,
+           codes.STATE_LIMIT: Status.LIMIT, codes.DEPTH_LIMIT: Status.LIMIT,
+           codes.TIME_LIMIT: Status.LIMIT}
 #: The moves a line of play may have; a longer one stops the search with ``limit``.
-MAX_LINE = kernel.MAX_DEPTH - 2
+MAX_LINE = codes.MAX_DEPTH - 2
 DEFAULT_TABLE_BITS = 21   # 2**21 entries of 64 bytes: 128 MiB
 
 
@@ -31,7 +32,7 @@ class _Workspace:
 
     def __init__(self, table_bits: int) -> None:
         self.keys = np.zeros(1 << table_bits, np.uint64)
-        self.encs = np.zeros((1 << table_bits, kernel.WORDS), np.uint64)
+        self.encs = np.zeros((1 << table_bits, codes.WORDS), np.uint64)
         self.epoch = 0
 
     def next_epoch(self) -> int:
@@ -44,6 +45,17 @@ class _Workspace:
 
 
 _workspaces: dict[int, _Workspace] = {}
+
+
+@lru_cache(maxsize=None)
+def search_kernel():
+    """``kernel.search``: compiled ahead of time when built for these sources, else numba's JIT
+    (numba is imported only then)."""
+    compiled = codes.SEARCH.load()
+    if compiled is not None:
+        return compiled.search
+    from solvers.agnes.kernel import search
+    return search
 
 
 def parse_deal(text: str) -> Deal:
@@ -78,7 +90,7 @@ def _decode(deal: Deal, board: Board, code: int) -> Move:
 
 
 def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = False,
-          prune: int = kernel.ALL, table_bits: int = DEFAULT_TABLE_BITS,
+          prune: int = codes.ALL, table_bits: int = DEFAULT_TABLE_BITS,
           with_moves: bool = True) -> SolveResult:
     """Solve ``deal`` under ``rules`` exactly: ``solved`` (with the winning moves),
     ``unsolvable`` or ``limit``; a ``limit`` result names the limit that stopped the search in
@@ -88,17 +100,17 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
     ``maximize`` searches every reachable state for the highest score (cards on the
     foundations) instead of stopping early on a dead deal; ``value`` is that score, exact unless
     the status is ``limit`` (otherwise it is the best score the search met).  ``details`` holds
-    ``max_score``.  ``prune`` selects the kernel's prunings (``kernel.ALL``; 0 for the plain
+    ``max_score``.  ``prune`` selects the kernel's prunings (``codes.ALL``; 0 for the plain
     search); ``table_bits`` sizes the losing-state table (2**bits entries of 64 bytes);
     ``with_moves=False`` skips building the move list (for win-rate runs).
     """
     if not 4 <= table_bits <= 30:
         raise BadInput(f"table bits must be 4..30, not {table_bits}")
     deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
-    line = np.empty(kernel.MAX_DEPTH, np.int64)
+    line = np.empty(codes.MAX_DEPTH, np.int64)
     work = _workspaces.get(table_bits) or _workspaces.setdefault(table_bits, _Workspace(table_bits))
     started = time.perf_counter()
-    status, nodes, best, length = kernel.search(
+    status, nodes, best, length = search_kernel()(
         deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty], rules.split, prune, maximize,
         limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(), line)
     seconds = time.perf_counter() - started
@@ -108,12 +120,12 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
         move = _decode(deal, board, int(code))
         board.apply(move, check=False)   # the tests replay every line with the checks on
         moves.append(move)
-    exact = maximize and _STATUS[status] is not Status.LIMIT or status == kernel.WON
+    exact = maximize and _STATUS[status] is not Status.LIMIT or status == codes.WON
     details = {"rules": rules.name, "max_score": int(best), "max_score_exact": bool(exact)}
     if _STATUS[status] is Status.LIMIT:
-        details["stopped_by"] = {kernel.STATE_LIMIT: {"limit": "states", "value": limits.nodes},
-                                 kernel.DEPTH_LIMIT: {"limit": "depth", "value": MAX_LINE},
-                                 kernel.TIME_LIMIT: {"limit": "seconds",
+        details["stopped_by"] = {codes.STATE_LIMIT: {"limit": "states", "value": limits.nodes},
+                                 codes.DEPTH_LIMIT: {"limit": "depth", "value": MAX_LINE},
+                                 codes.TIME_LIMIT: {"limit": "seconds",
                                                      "value": limits.seconds}}[status]
     return SolveResult(_STATUS[status], moves, int(nodes), seconds, value=int(best),
                        details=details)

@@ -25,22 +25,12 @@ correctness.
 import numpy as np
 from numba import njit
 
+from solvers.agnes.codes import (ALL, ANY1, ANYRUN, DEAD, DEPTH_LIMIT, EMPTY, HIGH1,  # noqa: F401
+                                 HIGHRUN, LOST, MAX_DEPTH, NONE, SAFE, STATE_LIMIT, SYMMETRY,
+                                 TABLE, TIME_LIMIT, WON, WORDS)
 from solvers.timing import now
 
-NONE, ANY1, ANYRUN, HIGH1, HIGHRUN = 0, 1, 2, 3, 4
-# Pruning switches (each tested against the plain search).
-SAFE = 1       # force a foundation move when no card could ever need to go onto it
-DEAD = 2       # 'None' rule: a cycle of highest-rank cards blocking suits loses (not in max mode)
-EMPTY = 4      # only the first of several equivalent empty piles; no whole-pile relabelling
-SYMMETRY = 8   # piles no deal can reach any more are interchangeable (canonical order)
-TABLE = 16     # transposition table of losing states
-ALL = 31
-
-WON, LOST = 0, 1
-STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT = 2, 3, 4   # which limit stopped the search
-MAX_DEPTH = 1 << 18   # a line of play may reach MAX_DEPTH - 2 moves; a longer one stops the search
 MAX_MOVES = 400
-WORDS = 7
 BUCKET = 4
 PIN = np.uint64(1) << np.uint64(63)   # in an entry's first word: a state of the current line
 FIRST_SIZE = 1 << 12   # table slots a solve starts with; it doubles when half of them are used
