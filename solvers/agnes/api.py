@@ -38,7 +38,6 @@ class _Workspace:
     def next_epoch(self) -> int:
         if self.epoch == 2**31 - 1:   # entries of the last cycle of epochs must count as free
             self.keys[:] = 0
-            self.encs[:, 0] = 0
             self.epoch = 0
         self.epoch += 1
         return self.epoch

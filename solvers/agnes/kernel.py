@@ -7,20 +7,20 @@ target pile (5-7), card count (8-12).
 Losing states go into a bounded transposition table: a bucketed open-addressing table keyed by a
 64-bit hash of an exact 7-word encoding of the state (stock size, hidden counts, every tableau card
 in canonical pile order); a hash match counts only if the stored encoding is equal too, so a
-collision can never make a state look lost.  A state enters the table when the search enters it,
-pinned: no other state may replace it while it is on the current line, so looking a state up
-also cuts every repetition along the line (when all the slots of its bucket hold line states, a
-state is not entered and the search scans the line back to the last deal or foundation move for
-it instead).  When the line leaves a state, the state has lost and its pin is taken off (a win
-ends the search).  Without the table, repetitions are found by that scan alone.  The encoding
-carries the solve's epoch, so one table serves many solves without clearing; entries of older
-epochs count as free.  A solve starts on the first 2**12 slots and doubles the part it uses
+collision can never make a state look lost. A state enters the table when the search enters it,
+pinned: no other state may replace it while it is on the current line, so looking a state up also
+cuts every repetition along the line (when all the slots of its bucket hold line states, a state is
+not entered and the search scans the line back to the last deal or foundation move for it instead).
+When the line leaves a state, the state has lost and its pin is taken off (a win ends the search).
+Without the table, repetitions are found by that scan alone. Each entry's key word holds 32 bits of
+the hash, the pin and the solve's epoch, so one table serves many solves without clearing (entries
+of older epochs count as free) and a lookup reads one cache line of keys, and a stored encoding
+only when its key matches. A solve starts on the first 2**12 slots and doubles the part it uses
 whenever half of it is full, up to the whole table, so a small search touches little memory.
 Neither the hash nor that growth depends on the epoch, so a state's slot, and with it every
-replacement, is the same in every solve: a result and its state count depend on the deal, the
-rules and the limits only, never on what the process solved before.  When a bucket is full an
-unpinned entry is replaced: the table is a cache, and forgetting a lost state costs time, never
-correctness.
+replacement, is the same in every solve: a result and its state count depend on the deal, the rules
+and the limits only, never on what the process solved before. When a bucket is full an unpinned
+entry is replaced: the table is a cache, and forgetting a lost state costs time, never correctness.
 """
 import numpy as np
 from numba import njit
@@ -32,7 +32,7 @@ from solvers.timing import now
 
 MAX_MOVES = 400
 BUCKET = 4
-PIN = np.uint64(1) << np.uint64(63)   # in an entry's first word: a state of the current line
+PIN = np.uint64(1)   # in an entry's key word: a state of the current line
 FIRST_SIZE = 1 << 12   # table slots a solve starts with; it doubles when half of them are used
 FOUND, ENTERED_FREE, ENTERED_OVER, FULL = 0, 1, 2, 3
 
@@ -45,7 +45,7 @@ def _same_colour(a, b):
 
 
 @njit(cache=True)
-def _encode(piles, ln, hid, stock, prune, epoch, scratch, out):
+def _encode(piles, ln, hid, stock, prune, scratch, out):
     """Exact canonical encoding of the state into ``out[0:7]``; returns its 64-bit hash.
     ``scratch`` (14 ints) receives the piles' sort keys and their canonical order: piles a deal
     still reaches keep their place; the others (interchangeable) go after them, empty first,
@@ -71,82 +71,94 @@ def _encode(piles, ln, hid, stock, prune, epoch, scratch, out):
     for i in range(7):
         w0 |= np.uint64(hid[order[i]]) << np.uint64(5 + 3 * i)
     out[0] = w0
-    for w in range(1, WORDS):
-        out[w] = np.uint64(0)
-    sym = 0
+    acc = np.uint64(0)   # ten 6-bit symbols a word: card + 1, 0 ending a pile (59 at most)
+    shift = 0
+    w = 1
     for i in range(7):
         p = order[i]
         for k in range(ln[p] + 1):
             v = np.uint64(piles[p, k] + 1) if k < ln[p] else np.uint64(0)
-            w = 1 + sym // 10
-            out[w] |= v << np.uint64(6 * (sym % 10))
-            sym += 1
+            acc |= v << np.uint64(shift)
+            shift += 6
+            if shift == 60:
+                out[w] = acc
+                w += 1
+                acc = np.uint64(0)
+                shift = 0
+    while w < WORDS:
+        out[w] = acc
+        acc = np.uint64(0)
+        w += 1
     h = np.uint64(0x243F6A8885A308D3)
     for w in range(WORDS):
         h = (h ^ out[w]) * np.uint64(0x9E3779B97F4A7C15)
         h ^= h >> np.uint64(29)
     if h == np.uint64(0):
         h = np.uint64(1)
-    out[0] |= np.uint64(epoch) << np.uint64(32)   # after hashing: a state's slot never depends on it
     return h
 
 
 @njit(cache=True)
-def _same_state(entry, enc):
-    """The table entry holds the encoding ``enc`` (the pin bit aside)."""
-    if (entry[0] ^ enc[0]) & ~PIN:
-        return False
-    for w in range(1, WORDS):
-        if entry[w] != enc[w]:
+def _equal(a, b):
+    for w in range(WORDS):
+        if a[w] != b[w]:
             return False
     return True
 
 
-@njit(cache=True)
-def _stale(entry, epoch):
+@njit(cache=True, inline="always")
+def _key(h, epoch):
+    """A table entry's key word: the hash's low 32 bits (which hold its slot), the solve's
+    epoch, and bit 0 set while the state is on the current line (pinned)."""
+    return ((h & np.uint64(0xFFFFFFFF)) << np.uint64(32)) | (np.uint64(epoch) << np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def _stale(key, epoch):
     """The entry belongs to an earlier solve (or is empty): its slot is free."""
-    return ((entry[0] >> np.uint64(32)) & np.uint64(0x7FFFFFFF)) != epoch
+    return ((key >> np.uint64(1)) & np.uint64(0x7FFFFFFF)) != np.uint64(epoch)
 
 
 @njit(cache=True)
-def _tt_enter(keys, encs, size, h, enc, pin):
+def _tt_enter(keys, encs, size, h, epoch, enc, pin):
     """Look the state up among the first ``size`` slots; if it is absent, enter it (pinned if
     ``pin``: a state of the current line, which no other state may replace).  Returns FOUND,
     ENTERED_FREE, ENTERED_OVER (an unpinned entry forgotten) or FULL (every slot of the bucket
-    holds a line state: not entered)."""
+    holds a line state: not entered).  Only the bucket's key words are read, and the stored
+    encoding of a key that matches."""
     base = np.int64(h & np.uint64(size - 1)) & ~(BUCKET - 1)
-    epoch = enc[0] >> np.uint64(32)
+    key = _key(h, epoch)
     free = -1
     victim = -1
     for i in range(base, base + BUCKET):
-        if keys[i] == h and _same_state(encs[i], enc):
+        if (keys[i] | PIN) == (key | PIN) and _equal(encs[i], enc):
             return FOUND
         if free < 0:
-            if _stale(encs[i], epoch):
+            if _stale(keys[i], epoch):
                 free = i
-            elif (encs[i, 0] & PIN) == 0 and (victim < 0 or i == base + np.int64(
+            elif (keys[i] & PIN) == 0 and (victim < 0 or i == base + np.int64(
                     (h >> np.uint64(40)) & np.uint64(BUCKET - 1))):
                 victim = i
     slot = free if free >= 0 else victim
     if slot < 0:
         return FULL
-    keys[slot] = h
-    encs[slot, 0] = enc[0] | PIN if pin else enc[0]
-    for w in range(1, WORDS):
+    keys[slot] = key | PIN if pin else key
+    for w in range(WORDS):
         encs[slot, w] = enc[w]
     return ENTERED_FREE if free >= 0 else ENTERED_OVER
 
 
 @njit(cache=True)
-def _tt_leave(keys, encs, size, h, enc):
+def _tt_leave(keys, encs, size, h, epoch, enc):
     """The line leaves this state, which has lost: unpin its entry (enter it if it had no
     room when it was reached)."""
     base = np.int64(h & np.uint64(size - 1)) & ~(BUCKET - 1)
+    key = _key(h, epoch) | PIN
     for i in range(base, base + BUCKET):
-        if keys[i] == h and _same_state(encs[i], enc):
-            encs[i, 0] &= ~PIN
+        if keys[i] == key and _equal(encs[i], enc):
+            keys[i] = key ^ PIN
             return FOUND
-    return _tt_enter(keys, encs, size, h, enc, False)
+    return _tt_enter(keys, encs, size, h, epoch, enc, False)
 
 
 @njit(cache=True)
@@ -154,13 +166,12 @@ def _tt_grow(keys, encs, size, epoch):
     """Double the part of the table this solve uses: the solve's entries whose hash has the
     new address bit move to the same place in the new upper half (free: no entry of this
     solve is there).  Returns the new size."""
-    bit = np.uint64(size)
+    bit = np.uint64(size) << np.uint64(32)
     for i in range(size):
-        if keys[i] & bit and not _stale(encs[i], epoch):
+        if keys[i] & bit and not _stale(keys[i], epoch):
             keys[i + size] = keys[i]
             encs[i + size, :] = encs[i, :]
             keys[i] = np.uint64(0)
-            encs[i, 0] = np.uint64(0)
     return 2 * size
 
 
@@ -360,12 +371,12 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     size = min(FIRST_SIZE, keys.shape[0])   # the slots this solve uses so far
     used = 0       # entries this solve made in free slots
     loose = 0      # states of the line the table had no room for
-    hashes[0] = _encode(piles, ln, hid, stock, prune, epoch, scratch, path_enc[0])
+    hashes[0] = _encode(piles, ln, hid, stock, prune, scratch, path_enc[0])
     if use_dead and _dead(piles, ln):
         return LOST, nodes, best, 0
     unentered[0] = False
     if prune & TABLE:
-        used += _tt_enter(keys, encs, size, hashes[0], path_enc[0], True) == ENTERED_FREE
+        used += _tt_enter(keys, encs, size, hashes[0], epoch, path_enc[0], True) == ENTERED_FREE
     start[0] = 0
     nexti[0] = 0
     seg[0] = 0
@@ -374,7 +385,7 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     while True:
         if nexti[d] == count[d]:
             if prune & TABLE:
-                used += _tt_leave(keys, encs, size, hashes[d], path_enc[d]) == ENTERED_FREE
+                used += _tt_leave(keys, encs, size, hashes[d], epoch, path_enc[d]) == ENTERED_FREE
                 loose -= unentered[d]
             if d == 0:
                 return LOST, nodes, best, best_len
@@ -400,19 +411,19 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
                 return WON, nodes, best, best_len
         if max_seconds >= 0 and (nodes & 4095) == 0 and now() - t0 > max_seconds:
             return TIME_LIMIT, nodes, best, best_len
-        h = _encode(piles, ln, hid, stock, prune, epoch, scratch, enc)
+        h = _encode(piles, ln, hid, stock, prune, scratch, enc)
         skip = use_dead and (m & 3) == 0 and _dead(piles, ln)
         if not skip and (m & 3) == 2 and (loose > 0 or (prune & TABLE) == 0):
             # A repetition since the last deal or foundation move, of a line state the table
             # does not hold (the table holds the others: looking the state up cuts those).
             for j in range(seg[d], d + 1):
-                if hashes[j] == h and _same_state(path_enc[j], enc) and (
+                if hashes[j] == h and _equal(path_enc[j], enc) and (
                         unentered[j] or (prune & TABLE) == 0):
                     skip = True
                     break
         entered = FULL
         if not skip and prune & TABLE:
-            entered = _tt_enter(keys, encs, size, h, enc, True)
+            entered = _tt_enter(keys, encs, size, h, epoch, enc, True)
             skip = entered == FOUND
         if skip:
             stock = _undo(piles, ln, hid, found, stock, m, info)
