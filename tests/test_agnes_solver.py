@@ -157,7 +157,10 @@ def test_compiled_search_matches_the_jit_kernel():
                 epoch += 1
                 line = np.zeros(codes.MAX_DEPTH, np.int64)
                 out = search(deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty],
-                             rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch, line)
+                             rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch,
+                             np.empty((codes.FRAMES, codes.MAX_DEPTH + 1), np.int64),
+                             np.empty(codes.MAX_DEPTH, np.uint64),
+                             np.empty((codes.MAX_DEPTH, codes.WORDS), np.uint64), line)
                 outcomes.append((out, list(line[:out[3]])))
             assert outcomes[0] == outcomes[1], (name, deal)
 

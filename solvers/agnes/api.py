@@ -27,13 +27,18 @@ DEFAULT_TABLE_BITS = 21   # 2**21 entries of 64 bytes: 128 MiB
 
 
 class _Workspace:
-    """The losing-state table, kept per process and reused by every solve (with a fresh epoch
-    each, which no result depends on: see the kernel)."""
+    """The losing-state table and the search's per-depth arrays, kept per process and reused by
+    every solve (the table with a fresh epoch each, which no result depends on: see the
+    kernel)."""
 
     def __init__(self, table_bits: int) -> None:
         self.keys = np.zeros(1 << table_bits, np.uint64)
         self.encs = np.zeros((1 << table_bits, codes.WORDS), np.uint64)
         self.epoch = 0
+        self.frames = np.empty((codes.FRAMES, codes.MAX_DEPTH + 1), np.int64)
+        self.hashes = np.empty(codes.MAX_DEPTH, np.uint64)
+        self.path = np.empty((codes.MAX_DEPTH, codes.WORDS), np.uint64)
+        self.line = np.empty(codes.MAX_DEPTH, np.int64)
 
     def next_epoch(self) -> int:
         if self.epoch == 2**31 - 1:   # entries of the last cycle of epochs must count as free
@@ -106,16 +111,16 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
     if not 4 <= table_bits <= 30:
         raise BadInput(f"table bits must be 4..30, not {table_bits}")
     deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
-    line = np.empty(codes.MAX_DEPTH, np.int64)
     work = _workspaces.get(table_bits) or _workspaces.setdefault(table_bits, _Workspace(table_bits))
     started = time.perf_counter()
     status, nodes, best, length = search_kernel()(
         deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty], rules.split, prune, maximize,
-        limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(), line)
+        limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(),
+        work.frames, work.hashes, work.path, work.line)
     seconds = time.perf_counter() - started
     moves = []
     board = Board.start(deal, rules) if with_moves else None
-    for code in line[:length] if with_moves else ():
+    for code in work.line[:length] if with_moves else ():
         move = _decode(deal, board, int(code))
         board.apply(move, check=False)   # the tests replay every line with the checks on
         moves.append(move)

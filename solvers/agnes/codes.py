@@ -15,9 +15,10 @@ WON, LOST = 0, 1
 STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT = 2, 3, 4   # which limit stopped the search
 MAX_DEPTH = 1 << 18   # a line of play may reach MAX_DEPTH - 2 moves; a longer one stops the search
 WORDS = 7             # words of a state's encoding in the losing-state table
+FRAMES = 7            # figures the search keeps per depth of its line
 
 #: ``kernel.search`` compiled at install (see its docstring for the arguments).
 SEARCH = Kernel("solvers.agnes", "search",
                 "Tuple((i8, i8, i8, i8))(i8[::1], b1, b1, i8, b1, i8, b1, i8, f8, u8[::1], "
-                "u8[:, ::1], i8, i8[::1])",
+                "u8[:, ::1], i8, i8[:, ::1], u8[::1], u8[:, ::1], i8[::1])",
                 ("agnes/kernel.py", "agnes/codes.py", "timing.py"))

@@ -326,11 +326,13 @@ def _undo(piles, ln, hid, found, stock, m, info):
 
 @njit(cache=True)
 def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nodes, max_seconds,
-           keys, encs, epoch, line):
+           keys, encs, epoch, frames, hashes, path_enc, line):
     """Depth-first search from the deal ``deck`` (52 card codes, base card first).
 
     ``keys``/``encs`` are the losing-state table (a power of two of entries, reused across solves
-    with a fresh ``epoch`` each, 1..2**31).
+    with a fresh ``epoch`` each, 1..2**31).  ``frames`` (FRAMES x MAX_DEPTH + 1), ``hashes`` and
+    ``path_enc`` (MAX_DEPTH x WORDS) hold the line being searched: scratch space, reused by
+    every solve so that a small one pays for no large allocation.
     Returns (status, nodes, max_score, line length): status WON, LOST or the limit that stopped
     the search (STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT); ``line`` receives the
     winning moves, or (if not won) a line of play reaching ``max_score``.
@@ -349,15 +351,13 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
             if not face_up and j != row:
                 hid[j] += 1
     stock = 52 - pos
-    start = np.empty(MAX_DEPTH + 1, np.int64)
-    count = np.empty(MAX_DEPTH, np.int64)
-    nexti = np.empty(MAX_DEPTH, np.int64)
-    played = np.empty(MAX_DEPTH, np.int64)
-    undo = np.empty(MAX_DEPTH, np.int64)
-    hashes = np.empty(MAX_DEPTH, np.uint64)
-    path_enc = np.empty((MAX_DEPTH, WORDS), np.uint64)
-    seg = np.empty(MAX_DEPTH, np.int64)
-    unentered = np.empty(MAX_DEPTH, np.bool_)
+    start = frames[0]       # per depth: where its moves start in buf
+    count = frames[1]       # how many
+    nexti = frames[2]       # how many were tried
+    played = frames[3]      # the move played from it, and its undo information
+    undo = frames[4]
+    seg = frames[5]         # the depth of the last deal or foundation move
+    unentered = frames[6]   # 1 if its state has no room in the table
     enc = np.zeros(WORDS, np.uint64)
     scratch = np.empty(14, np.int64)
     buf = np.empty(1 << 16, np.int64)
@@ -374,7 +374,7 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     hashes[0] = _encode(piles, ln, hid, stock, prune, scratch, path_enc[0])
     if use_dead and _dead(piles, ln):
         return LOST, nodes, best, 0
-    unentered[0] = False
+    unentered[0] = 0
     if prune & TABLE:
         used += _tt_enter(keys, encs, size, hashes[0], epoch, path_enc[0], True) == ENTERED_FREE
     start[0] = 0
