@@ -2,11 +2,17 @@
 
     nice -n 10 python benchmarks/montana_vs_revision.py --rev 554348f --ranks 13 --deals 40 \\
         --max-states 10000000
+    nice -n 10 python benchmarks/montana_vs_revision.py --rev f349a2f --ranks 7 --deals 300 \\
+        --movable-twos --hop-passes 0 --no-columns --no-bound
 
 ``solvers/montana`` at ``--rev`` is copied (``git show``) into a temporary package; each deal's
 single round is solved by the old and the current code in turn, so machine load hits both
 alike.  Both must give the same result, moves and layouts (the number of moves made, ``nodes``,
-may differ); the count of deals that differ is printed and should be 0.
+may differ); the count of deals that differ is printed and should be 0.  With
+``--movable-twos`` the current code searches as ``--hop-passes``, ``--no-columns`` and
+``--no-bound`` say (the defaults of ``solvers.montana.Search`` otherwise), so the same command
+measures a reduction against the plain search of an older revision: then only ``status`` and
+``locked`` must agree (``differing_results``), and the layouts and seconds are compared.
 """
 from __future__ import annotations
 
@@ -44,31 +50,50 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-states", type=int, default=10_000_000)
+    ap.add_argument("--movable-twos", action="store_true")
+    ap.add_argument("--hop-passes", type=int, default=current.Search.hop_passes)
+    ap.add_argument("--pass-states", type=int, default=current.Search.pass_states)
+    ap.add_argument("--no-columns", action="store_true")
+    ap.add_argument("--no-bound", action="store_true")
     args = ap.parse_args()
+    search = current.Search(columns=not args.no_columns, bound=not args.no_bound,
+                            hop_passes=args.hop_passes, pass_states=args.pass_states)
     with tempfile.TemporaryDirectory() as tmp:
         versions = {args.rev: load_revision(args.rev, Path(tmp)), "current": current}
         for m in versions.values():
             m.solve_round(m.deal_from_seed(0, 3), rules=m.Rules(3))  # compile/load first
         times = {name: [] for name in versions}
         nodes = {name: 0 for name in versions}
-        states = differ = 0
+        layouts = {name: 0 for name in versions}
+        limits = {name: 0 for name in versions}
+        differ = differ_results = 0
         for seed in range(args.seed, args.seed + args.deals):
-            seen = set()
+            seen, results = set(), set()
             for name, m in versions.items():
-                r = m.solve_round(m.deal_from_seed(seed, args.ranks), Limits(),
-                                  m.Rules(args.ranks), args.max_states)
+                rules = m.Rules(args.ranks, movable_twos=args.movable_twos)
+                extra = {"search": search} if m is current else {}
+                r = m.solve_round(m.deal_from_seed(seed, args.ranks), Limits(), rules,
+                                  args.max_states, **extra)
                 times[name].append(r.seconds)
                 nodes[name] += r.nodes
+                layouts[name] += r.details["states"]
+                limits[name] += r.status.value == "limit"
                 seen.add((r.status.value, r.value, r.details["states"],
                           tuple(map(str, r.moves))))
-            states += r.details["states"]
+                if r.status.value != "limit":
+                    results.add((r.status.value, r.value))
             differ += len(seen) > 1
+            differ_results += len(results) > 1
     old, new = (sum(times[name]) for name in versions)
     print(json.dumps({"rev": args.rev, "ranks": args.ranks, "deals": args.deals,
-                      "seed": args.seed, "max_states": args.max_states, "states": states,
-                      "differing_deals": differ,
+                      "seed": args.seed, "max_states": args.max_states,
+                      "movable_twos": args.movable_twos,
+                      "search": vars(search) if args.movable_twos else None,
+                      "differing_deals": differ, "differing_results": differ_results,
                       **{name: {"total_s": sum(t), "median_s": statistics.median(t),
-                                "us_per_state": 1e6 * sum(t) / states, "nodes": nodes[name]}
+                                "states": layouts[name], "limit": limits[name],
+                                "us_per_state": 1e6 * sum(t) / layouts[name],
+                                "nodes": nodes[name]}
                          for name, t in times.items()},
                       "speedup_total": old / new}, indent=1))
 

@@ -24,7 +24,7 @@ from functools import partial
 from puzzlegen import runs
 from puzzlegen.commands.montana import play, summarize
 from puzzlegen.fileio import write_atomic
-from solvers.montana import Rules
+from solvers.montana import Rules, Search
 from solvers.result import Limits
 
 
@@ -34,6 +34,10 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--redeals", type=int, default=2)
     ap.add_argument("--movable-twos", action="store_true")
+    ap.add_argument("--hop-passes", type=int, default=Search.hop_passes)
+    ap.add_argument("--pass-states", type=int, default=Search.pass_states)
+    ap.add_argument("--no-columns", action="store_true")
+    ap.add_argument("--no-bound", action="store_true")
     ap.add_argument("--resolve-max-states", type=int, default=0,
                     help="re-solve the limit deals with this table size (0: do not)")
     ap.add_argument("--check", type=int, default=0,
@@ -48,13 +52,15 @@ def main() -> None:
             rows[row["seed"]] = row
     rows = dict(sorted(rows.items()))
     rules = Rules(args.ranks, movable_twos=args.movable_twos)
+    search = Search(columns=not args.no_columns, bound=not args.no_bound,
+                    hop_passes=args.hop_passes, pass_states=args.pass_states)
     resolved = checked = 0
     if args.resolve_max_states:
         seeds = [s for s, r in rows.items() if r["result"] == "limit"]
         decided = [s for s, r in rows.items() if r["result"] != "limit"]
         seeds += sorted(decided, key=lambda s: -rows[s]["states"])[:args.check]
         fn = partial(play, rules=rules, redeals=args.redeals, limits=Limits(),
-                     max_states=args.resolve_max_states, prune=False)
+                     max_states=args.resolve_max_states, prune=False, search=search)
         for new in runs.run(fn, seeds, jobs=args.jobs):
             old = rows[new["seed"]]
             if old["result"] == "limit":

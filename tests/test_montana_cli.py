@@ -7,6 +7,7 @@ from click.testing import CliRunner
 from puzzlegen.commands.montana import cli, play
 from puzzlegen.runs import read_records
 from solvers.cards import Card
+from solvers.montana import Search
 from solvers.montana.rules import Move, Rules, locked_count, parse_deal, replay
 from solvers.result import Limits
 
@@ -16,7 +17,8 @@ def run(*args):
 
 
 @pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
-                                   ["--redeals", "0"]])
+                                   ["--redeals", "0"], ["--movable-twos", "--no-columns"],
+                                   ["--movable-twos", "--hop-passes", "0"]])
 def test_solve_json_rounds_replay(extra):
     result = run("solve", "--seed", 3, "--ranks", 6, "--json", *extra)
     assert result.exit_code == 0, result.output
@@ -58,13 +60,14 @@ def test_winrate_counts_limits_separately(tmp_path):
     assert out["limits_lost_won"]["rate"] == [out["won"] / 3, (out["won"] + out["limit"]) / 3]
 
 
-def test_first_round_of_a_game_is_the_single_deal(tmp_path):
+@pytest.mark.parametrize("extra", [[], ["--movable-twos", "--pass-states", 2000]])
+def test_first_round_of_a_game_is_the_single_deal(tmp_path, extra):
     """Round 1 of a game with redeals is the single-deal search: same outcome, deal by deal."""
     files = {r: tmp_path / f"r{r}.jsonl" for r in (0, 2)}
     outs = {}
     for r, path in files.items():
         result = run("winrate", "--deals", 40, "--seed", 500, "--ranks", 7, "--redeals", r,
-                     "--per-deal", path, "--json")
+                     "--per-deal", path, "--json", *extra)
         assert result.exit_code == 0, result.output
         outs[r] = json.loads(result.output)
     single, game = (list(read_records(files[r])) for r in (0, 2))
@@ -74,10 +77,13 @@ def test_first_round_of_a_game_is_the_single_deal(tmp_path):
     assert outs[2]["won"] > outs[2]["first_round"]["won"]
 
 
-def test_a_bigger_table_changes_only_the_limit_deals():
+@pytest.mark.parametrize("rules,search", [(Rules(7), Search()),
+                                          (Rules(6, movable_twos=True), Search(pass_states=500))])
+def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
     """The search order does not depend on the table size: re-solving a run's limit deals with a
-    bigger table gives exactly the run with that table (how benchmarks/montana_winrate.py works)."""
-    small, big = ([play(seed, Rules(7), 2, Limits(), states, False) for seed in range(40)]
+    bigger table gives exactly the run with that table (how benchmarks/montana_winrate.py works).
+    The hop-budget passes end at their own cap, whatever the table's size."""
+    small, big = ([play(seed, rules, 2, Limits(), states, False, search) for seed in range(40)]
                   for states in (3000, 1_000_000))
     assert any(r["result"] == "limit" for r in small)
     for a, b in zip(small, big):
@@ -99,6 +105,8 @@ def test_a_bigger_table_changes_only_the_limit_deals():
     (["solve", "--seed", 1, "--seconds", 0], "--seconds must be positive"),
     (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
     (["winrate", "--deals", 2, "--max-states", 0], "--max-states must be at least 1"),
+    (["solve", "--seed", 1, "--hop-passes", 17], "--hop-passes must be between 0 and 16"),
+    (["winrate", "--deals", 2, "--pass-states", 0], "--pass-states must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)

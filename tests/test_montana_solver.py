@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import Rules, api, deal_from_seed, parse_deal, solve, solve_round
+from solvers.montana import Rules, Search, api, deal_from_seed, parse_deal, solve, solve_round
 from solvers.montana.rules import locked_count, redeal, redeal_rng, replay
 from solvers.result import Limits, Status
 
@@ -64,6 +64,15 @@ def check_round(cells, rules, result):
     assert (result.status is Status.SOLVED) == (result.value == rules.target)
 
 
+# The movable-Twos searches: the plain one, and each reduction alone and together.  Small pass
+# caps make the hop-budget passes end early too.
+SEARCHES = {"plain": Search(columns=False, bound=False, hop_passes=0),
+            "columns": Search(bound=False, hop_passes=0),
+            "bound": Search(columns=False, hop_passes=0),
+            "passes": Search(columns=False, bound=False), "default": Search(),
+            "short passes": Search(hop_passes=3, pass_states=50)}
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.one_of(st.tuples(deals(st.integers(5, 6)), st.just(False)),
                  st.tuples(deals(st.just(5)), st.just(True))))
@@ -71,11 +80,46 @@ def test_kernel_agrees_with_breadth_first_oracle(case):
     (n, cells), movable_twos = case
     rules = Rules(n, movable_twos=movable_twos)
     won, best = oracle(cells, n, movable_twos)
-    for prune in (False, True):  # sleep sets are on without prune or movable Twos
-        result = solve_round(cells, rules=rules, prune=prune)
-        assert result.status is (Status.SOLVED if won else Status.UNSOLVABLE)
-        assert result.value == best
-        check_round(cells, rules, result)
+    for prune in (False, True):  # sleep sets are on without prune
+        for search in SEARCHES.values() if movable_twos else [Search()]:
+            result = solve_round(cells, rules=rules, prune=prune, search=search)
+            assert result.status is (Status.SOLVED if won else Status.UNSOLVABLE)
+            assert result.value == best
+            check_round(cells, rules, result)
+
+
+@pytest.mark.parametrize("n,seeds", [(5, range(40)), (6, [2, 3, 4, 8, 11, 13, 18, 23, 30, 35, 36])])
+def test_movable_twos_reductions_agree_with_oracle_on_fixed_seeds(n, seeds):
+    rules = Rules(n, movable_twos=True)
+    for seed in seeds:
+        cells = deal_from_seed(seed, n)
+        won, best = oracle(cells, n, True)
+        for name, search in SEARCHES.items():
+            result = solve_round(cells, rules=rules, search=search)
+            assert (result.status, result.value) == \
+                (Status.SOLVED if won else Status.UNSOLVABLE, best), (seed, name)
+            check_round(cells, rules, result)
+
+
+def test_movable_twos_reductions_agree_with_plain_search_on_7_ranks():
+    """Where the plain search and a reduction both decide a round they agree, and an exhausted
+    round never stores more column classes (or layouts under the bound) than layouts."""
+    rules = Rules(7, movable_twos=True)
+    decided = 0
+    for seed in range(12):
+        cells = deal_from_seed(seed, 7)
+        results = {name: solve_round(cells, rules=rules, max_states=400_000, search=search)
+                   for name, search in SEARCHES.items()}
+        plain = results["plain"]
+        for name, result in results.items():
+            check_round(cells, rules, result)
+            if Status.LIMIT not in (result.status, plain.status):
+                assert (result.status, result.value) == (plain.status, plain.value), (seed, name)
+                decided += 1
+        for name in ("columns", "bound"):
+            if Status.UNSOLVABLE in (plain.status, results[name].status):
+                assert results[name].details["states"] <= plain.details["states"]
+    assert decided >= 40
 
 
 @settings(max_examples=30, deadline=None)
@@ -84,8 +128,10 @@ def test_kernel_agrees_with_breadth_first_oracle(case):
 def test_pruning_and_table_agree_with_plain_search(case):
     (n, cells), movable_twos = case
     rules = Rules(n, movable_twos=movable_twos)
-    full = solve_round(cells, rules=rules, prune=True)
-    unpruned = solve_round(cells, rules=rules)
+    search = SEARCHES["columns"]  # one search of the whole round (with the phase-two bound
+    # and sleep sets, an unpruned search may count fewer layouts than a pruned one)
+    full = solve_round(cells, rules=rules, prune=True, search=search)
+    unpruned = solve_round(cells, rules=rules, search=search)
     assert (full.status, full.value) == (unpruned.status, unpruned.value)
     assert full.details["states"] <= unpruned.details["states"]
     check_round(cells, rules, full)
@@ -122,7 +168,7 @@ def test_table_is_cleared_when_the_generation_stamp_runs_out():
     cells, rules = deal_from_seed(1, 6), Rules(6)
     first = solve_round(cells, rules=rules, max_states=100_000)
     (entry,) = api._tables.values()
-    entry[1] = 2 ** min(32, 64 - api._packing(6)[3]) - 2  # the next round takes the last stamp
+    entry[1] = api.stamps(api._packing(6)[3]) - 2  # the next round takes the last stamp
     for _ in range(3):
         again = solve_round(cells, rules=rules, max_states=100_000)
         assert (again.status, again.value, again.moves, again.details) == \

@@ -9,9 +9,9 @@ import click
 
 from puzzlegen import clitools, runs, stats
 from solvers.errors import BadInput
-from solvers.montana import (DEFAULT_MAX_STATES, Rules, deal_from_seed, format_grid, game_json,
-                             parse_deal, solve)
-from solvers.montana.api import table_bytes
+from solvers.montana import (DEFAULT_MAX_STATES, Rules, Search, deal_from_seed, format_grid,
+                             game_json, parse_deal, solve)
+from solvers.montana.api import table_bytes, table_states
 from solvers.result import Limits, Status
 
 
@@ -37,6 +37,16 @@ def rule_options(fn):
         click.option("--prune", is_flag=True,
                      help="Skip layouts whose stuck cards bound them below the best seen "
                           "(sound; slower on random deals, see docs/montana.md)."),
+        click.option("--hop-passes", type=int, default=Search.hop_passes, show_default=True,
+                     help="With --movable-twos: first look for a win with at most 0, 1, .. "
+                          "K-1 Two moves between first-column gaps (0: no such passes)."),
+        click.option("--pass-states", type=int, default=Search.pass_states,
+                     show_default=True, help="Layouts kept in each of those passes."),
+        click.option("--no-columns", is_flag=True,
+                     help="With --movable-twos: search layouts, not first-column classes."),
+        click.option("--no-bound", is_flag=True,
+                     help="With --movable-twos: no stuck-card bound once the Twos fill the "
+                          "first column."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -47,7 +57,12 @@ def _rules(ranks: int, gaps: str, movable_twos: bool) -> Rules:
     return Rules(ranks, movable_twos=movable_twos, random_gaps=gaps == "random")
 
 
-def _limits(seconds: float | None, redeals: int, max_states: int, ranks: int,
+def _search(hop_passes: int, pass_states: int, no_columns: bool, no_bound: bool) -> Search:
+    return Search(columns=not no_columns, bound=not no_bound, hop_passes=hop_passes,
+                  pass_states=pass_states)
+
+
+def _limits(seconds: float | None, redeals: int, max_states: int, rules: Rules, search: Search,
             jobs: int = 1) -> Limits:
     """The limits of the options, checked before any work (the tables of ``jobs`` processes
     must fit in memory)."""
@@ -57,8 +72,9 @@ def _limits(seconds: float | None, redeals: int, max_states: int, ranks: int,
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
     if max_states < 1:
         raise BadInput(f"--max-states must be at least 1, got {max_states}")
+    states = table_states(rules, max_states, search)
     clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
-                          jobs * table_bytes(max_states, ranks))
+                          jobs * table_bytes(states, rules.ranks))
     return Limits(seconds=seconds)
 
 
@@ -74,19 +90,21 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
-              prune, as_json):
+              prune, hop_passes, pass_states, no_columns, no_bound, as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
     DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
     --ranks 5: "3C AD 4S 2H 5D ..."; or give --seed S instead.
     """
     rules = _rules(ranks, gaps, movable_twos)
-    limits = _limits(seconds, redeals, max_states, ranks)
+    search = _search(hop_passes, pass_states, no_columns, no_bound)
+    limits = _limits(seconds, redeals, max_states, rules, search)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
     cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
     result = solve(cells, limits, rules, redeals,
-                   redeal_seed if redeal_seed is not None else seed or 0, max_states, prune)
+                   redeal_seed if redeal_seed is not None else seed or 0, max_states, prune,
+                   search)
     if as_json:
         clitools.emit_json(game_json(result))
         return
@@ -107,14 +125,14 @@ def _outcome(result) -> str:
 
 
 def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
-         prune: bool) -> dict:
+         prune: bool, search: Search = Search()) -> dict:
     """One deal of a win-rate run (a run's function: seed -> per-deal line).
 
     ``first`` is the first round's outcome: the same deal and search as a run with
     ``--redeals 0``, so one run with redeals also measures the single deal.
     """
     result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
-                   prune)
+                   prune, search)
     first = result.details["rounds"][0].result
     return {"seed": seed, "result": _outcome(result), "locked": result.value,
             "rounds": len(result.details["rounds"]), "states": result.details["states"],
@@ -161,16 +179,19 @@ RECORD_BYTES = 1500
 @clitools.run_options
 @clitools.json_option
 def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, prune,
-                run, as_json):
+                hop_passes, pass_states, no_columns, no_bound, run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
-    limits = _limits(seconds, redeals, max_states, ranks, 1 if run["scheduler"] else run["jobs"])
+    search = _search(hop_passes, pass_states, no_columns, no_bound)
+    limits = _limits(seconds, redeals, max_states, rules, search,
+                     1 if run["scheduler"] else run["jobs"])
     settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,
-                "max_states": max_states, "seconds_limit": seconds, "prune": prune}
+                "max_states": max_states, "seconds_limit": seconds, "prune": prune,
+                **({"search": vars(search)} if movable_twos else {})}
     started = time.perf_counter()
     rows = list(runs.run(partial(play, rules=rules, redeals=redeals, limits=limits,
-                                 max_states=max_states, prune=prune),
+                                 max_states=max_states, prune=prune, search=search),
                          range(seed, seed + deals), key="seed",
                          fingerprint={"command": "montana winrate", **settings},
                          setup=warm_up, desc="montana", **run))

@@ -19,16 +19,41 @@ from solvers.result import Limits, SolveResult, Status
 
 DEFAULT_MAX_STATES = 10_000_000
 MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
+MAX_HOP_PASSES = 1 << kernel.HOP_BITS
 # The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
-# best line (src, dst), moves of each depth (src, dst), asleep, count, next, path (src, dst).
-_WORK = (np.empty(MAX_DEPTH, np.int64), np.empty(MAX_DEPTH, np.int64),
-         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64),
-         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64),
+# best line (src, dst, arrangement), moves of each depth (src, dst, arrangement), asleep,
+# count, next, path (src, dst, arrangement), saved first column.
+_WORK = (*(np.empty(MAX_DEPTH, np.int64) for _ in range(3)),
+         *(np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64) for _ in range(3)),
          np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.bool_),
-         *(np.empty(MAX_DEPTH, np.int64) for _ in range(4)))
+         *(np.empty(MAX_DEPTH, np.int64) for _ in range(6)))
 
-__all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "deal_from_seed", "format_deal",
-           "format_grid", "game_json", "parse_deal", "solve", "solve_round"]
+
+@dataclass(frozen=True)
+class Search:
+    """How the movable-Twos rule is searched (each part sound; see docs/montana.md).
+
+    ``hop_passes`` K: first search the round with at most 0, 1, .., K-1 hops (a Two moving
+    between first-column gaps), each pass ending after ``pass_states`` layouts; a win found is
+    a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
+    layouts whose stuck-card bound is no better than the best seen, once the four Twos fill the
+    first column.  Without movable Twos none of this applies.
+    """
+
+    columns: bool = True
+    bound: bool = True
+    hop_passes: int = 4
+    pass_states: int = 5_000_000
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.hop_passes <= MAX_HOP_PASSES:
+            raise BadInput(f"--hop-passes must be between 0 and {MAX_HOP_PASSES}, "
+                           f"got {self.hop_passes}")
+        if self.pass_states < 1:
+            raise BadInput(f"--pass-states must be at least 1, got {self.pass_states}")
+
+__all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "Search", "deal_from_seed",
+           "format_deal", "format_grid", "game_json", "parse_deal", "solve", "solve_round"]
 
 _tables: dict[tuple[int, int], list] = {}
 
@@ -43,7 +68,7 @@ def _packing(n: int) -> tuple[np.ndarray, np.ndarray, int, int]:
     cells = ROWS * n
     words = (cells + per - 1) // per
     shift = (base ** (cells - per * (words - 1)) - 1).bit_length()
-    if shift > 48:  # fewer than 16 bits left for the stamp: give it a word of its own
+    if shift > 48:  # fewer than 12 bits left for hops and stamp: give them a word of their own
         words, shift = words + 1, 0
     return (np.array([i // per for i in range(cells)], np.int64),
             np.array([base ** (i % per) for i in range(cells)], np.uint64), words, shift)
@@ -73,6 +98,19 @@ def table_bytes(max_states: int, ranks: int) -> int:
     return rows * words * 8
 
 
+def table_states(rules: Rules, max_states: int, search: Search) -> int:
+    """Layouts the table of a round is sized for: with movable Twos and hop passes, the larger
+    of ``max_states`` and a pass's cap."""
+    return max(max_states, search.pass_states) if rules.movable_twos and search.hop_passes \
+        else max_states
+
+
+def stamps(shift: int) -> int:
+    """Generation stamps before the table is cleared: the last word's bits above the cells'
+    digits and the hop count."""
+    return 2 ** min(32, 64 - shift - kernel.HOP_BITS)
+
+
 def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
     """The process's transposition table (one at a time, reused) and a fresh generation stamp."""
     size = _table_shape(max_states, words)
@@ -81,7 +119,7 @@ def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
         _tables[size] = [_huge_zeros(size), 0]
     entry = _tables[size]
     entry[1] += 1
-    if entry[1] == 2 ** min(32, 64 - shift):
+    if entry[1] == stamps(shift):
         entry[0][:] = 0
         entry[1] = 1
     return entry[0], entry[1]
@@ -95,15 +133,92 @@ def _decode_card(code: int, n: int) -> Card:
     return Card(code % n + 1, code // n)
 
 
+def _line(board: np.ndarray, n: int, count: int, final_arr: int) -> list[Move]:
+    """The kernel's line of play as legal moves.
+
+    An arranged move in an open first column is preceded by the hops that set the column to its
+    arrangement.  While the column is closed, the kernel keeps the Twos of its free rows in any
+    order and sets a Two in front of the Three it plays (see the kernel's docstring); the
+    column's order is really chosen when it closed, so the Two that closes it goes where the
+    kernel's column has it at the end of that closed stretch, after hops that set the others
+    there too, and the closed stretch's own rearrangements are dropped.  The best order of the
+    end (``final_arr``) is set likewise.
+    """
+    src, dst, arr = _WORK[:3]
+
+    def is_open(layout: np.ndarray) -> bool:
+        return any(layout[row * n] == 0 for row in range(ROWS))
+
+    def column(layout: np.ndarray) -> list[int]:
+        return [int(layout[row * n]) for row in range(ROWS)]
+
+    def set_column(layout: np.ndarray, packed: int) -> None:
+        for row in range(ROWS):
+            layout[row * n] = (packed >> (6 * row)) & 63
+
+    # the kernel's own board, to find each closing move and the column at its stretch's end
+    kernel_board = board.copy()
+    closing, ends = None, {}
+    for k in range(count):
+        was_open = is_open(kernel_board)
+        if arr[k] >= 0:
+            set_column(kernel_board, int(arr[k]))
+        if closing is not None:  # only rearrangements change a closed column
+            ends[closing] = column(kernel_board)
+        s, t = int(src[k]), int(dst[k])
+        kernel_board[t], kernel_board[s] = kernel_board[s], 0
+        if was_open and not is_open(kernel_board):
+            closing = k
+            ends[k] = column(kernel_board)
+        elif not was_open and is_open(kernel_board):
+            closing = None
+    if closing is not None and final_arr >= 0:
+        ends[closing] = [(final_arr >> (6 * row)) & 63 for row in range(ROWS)]
+
+    moves: list[Move] = []
+
+    def play(s: int, t: int) -> None:
+        moves.append(Move(_decode_card(int(board[s]), n), divmod(t, n)))
+        board[t], board[s] = board[s], 0
+
+    def arrange(target: list[int]) -> None:
+        while (now := column(board)) != target:
+            hole = next((r for r in range(ROWS) if now[r] == 0 and target[r]), None)
+            if hole is not None:  # bring the Two that belongs in this gap
+                play(now.index(target[hole]) * n, hole * n)
+            else:  # the gaps are where they belong: move a misplaced Two into one
+                wrong = next(r for r in range(ROWS) if now[r] != target[r])
+                play(wrong * n, now.index(0) * n)
+
+    for k in range(count):
+        s, t = int(src[k]), int(dst[k])
+        if k in ends:  # the closing Two goes where the stretch's column has it
+            target = ends[k]
+            t = target.index(int(board[s])) * n
+            arrange([0 if r * n == t else v for r, v in enumerate(target)])
+        elif arr[k] >= 0 and is_open(board):
+            arrange([(int(arr[k]) >> (6 * row)) & 63 for row in range(ROWS)])
+        play(s, t)
+    if final_arr >= 0 and is_open(board):
+        arrange([(final_arr >> (6 * row)) & 63 for row in range(ROWS)])
+    return moves
+
+
 def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules(),
                 max_states: int = DEFAULT_MAX_STATES, *, table: bool = True,
-                prune: bool = False) -> SolveResult:
+                prune: bool = False, search: Search = Search()) -> SolveResult:
     """Most locked cards reachable from ``cells`` in one round, and a line of play to them.
 
     ``SOLVED``: the round is won; ``UNSOLVABLE``: ``value`` is the exact maximum short of a win;
     ``LIMIT``: ``value`` is the best found.  ``prune`` skips layouts whose bound from stuck
     cards is no better than the best seen (sound, but it costs more time than it saves; see
     docs/montana.md).  ``table=False`` is the plain depth-first search kept as the baseline.
+    With movable Twos, ``search`` sets the hop-budget passes and column classes; ``details``
+    then has ``pass``: the hop budget of the pass that decided the round (one that won, or
+    never had to refuse a hop), None for the whole round; ``table``: the layouts that pass
+    stored; ``states``, ``nodes`` and ``seconds`` count every pass.  The whole-round search
+    starts from the most locked cards a pass reached (its bound prunes against them), and the
+    line of play is the pass's unless the whole round reaches more.
     """
     check_layout(cells, rules)
     if max_states < 1:
@@ -111,21 +226,35 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     n = rules.ranks
     board = _encode(cells, n)
     word, mul, words, shift = _packing(n)
-    keys, gen = _table(max_states, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
-    best_src, best_dst = _WORK[:2]
-    start = time.perf_counter()
-    status, best, count, nodes, states = kernel.search(
-        board, n, rules.movable_twos, table, prune, limits.node_cap, limits.second_cap,
-        max_states, keys, word, mul, np.uint64(shift), np.uint64(gen), *_WORK)
-    seconds = time.perf_counter() - start
-    moves = []
-    for s, t in zip(best_src[:count], best_dst[:count]):
-        card = _decode_card(int(board[s]), n)
-        board[t], board[s] = board[s], 0
-        moves.append(Move(card, divmod(int(t), n)))
+    passes = search.hop_passes if rules.movable_twos and table else 0
+    size = table_states(rules, max_states, search)
+    nodes = states = 0
+    seconds = 0.0
+    known, line = -1, []  # the most locked cards a pass reached, and its line of play
+    for budget in [*range(passes), -1]:
+        keys, gen = _table(size, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
+        cap = max_states if budget < 0 else search.pass_states
+        node_cap = -1 if limits.nodes is None else limits.nodes - nodes
+        second_cap = -1.0 if limits.seconds is None else max(limits.seconds - seconds, 0.0)
+        start = time.perf_counter()
+        status, best, count, final_arr, made, stored, budget_hit = kernel.search(
+            board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
+            known, node_cap, second_cap, cap, keys, word, mul, np.uint64(shift),
+            np.uint64(gen), *_WORK)
+        seconds += time.perf_counter() - start
+        nodes += int(made)
+        states += int(stored)
+        if count >= 0:
+            known, line = int(best), _line(board.copy(), n, int(count), int(final_arr))
+        if budget < 0 or status == kernel.WON or (status == kernel.EXHAUSTED and not budget_hit):
+            break
+        if status == kernel.LIMIT and stored < cap:  # stopped by nodes, seconds or depth
+            break
     outcome = {kernel.WON: Status.SOLVED, kernel.EXHAUSTED: Status.UNSOLVABLE,
                kernel.LIMIT: Status.LIMIT}[status]
-    return SolveResult(outcome, moves, int(nodes), seconds, int(best), {"states": int(states)})
+    return SolveResult(outcome, line, nodes, seconds, int(best),
+                       {"states": states, "pass": budget if budget >= 0 else None,
+                        "table": int(stored)})
 
 
 @dataclass
@@ -138,12 +267,13 @@ class Round:
     def to_json(self) -> dict:
         return {"deal": format_deal(self.deal), "moves": [m.to_json() for m in self.result.moves],
                 "locked": self.result.value, "status": self.result.status.value,
-                "states": self.result.details["states"], "nodes": self.result.nodes}
+                "states": self.result.details["states"], "nodes": self.result.nodes,
+                "pass": self.result.details["pass"]}
 
 
 def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules(),
           redeals: int = 2, redeal_seed: int = 0, max_states: int = DEFAULT_MAX_STATES,
-          prune: bool = False) -> SolveResult:
+          prune: bool = False, search: Search = Search()) -> SolveResult:
     """Play a game: each round solved exactly for the most locked cards, then a seeded redeal.
 
     ``SOLVED`` when a round is won, ``UNSOLVABLE`` when every round was searched to the end
@@ -156,7 +286,7 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     layout = tuple(cells)
     rounds: list[Round] = []
     while True:
-        result = solve_round(layout, limits, rules, max_states, prune=prune)
+        result = solve_round(layout, limits, rules, max_states, prune=prune, search=search)
         rounds.append(Round(layout, result))
         if result.status is not Status.UNSOLVABLE or len(rounds) > redeals:
             break

@@ -1,26 +1,71 @@
 """The hot search of one Montana round: depth-first with undo on one board (numba).
 
 Encoding: a layout of ``4 * n`` cells holds card codes ``suit * n + rank - 1`` (ranks 2..n, so
-codes are never a multiple of ``n``) and 0 for a gap.  The transposition table stores the exact
-layout as digits ``code - code // n`` (0 for a gap, so base ``4 * (n - 1) + 1``) packed into
-64-bit words, cell ``i`` being worth ``mul[i]`` in word ``word[i]`` (five words for 52 cards),
-kept up to date move by move.  The top bits of the last word, from ``shift`` up, hold a
-generation stamp: a slot whose stamp is not the current one is empty, so the table needs no
-clearing between searches, and it never confuses two layouts.
+codes are never a multiple of ``n``; a Two's code is ``1 mod n``) and 0 for a gap.  The
+transposition table stores the exact layout as digits ``code - code // n`` (0 for a gap, so
+base ``4 * (n - 1) + 1``) packed into 64-bit words, cell ``i`` being worth ``mul[i]`` in word
+``word[i]`` (five words for 52 cards), kept up to date move by move.  The last word's 4 bits
+from ``shift`` hold the fewest hops a layout was reached with in a hop-budget pass (outside the
+comparison) or a class's free rows (below), and above them a generation stamp: a slot whose
+stamp is not the current one is empty, so the table needs no clearing between searches, and it
+never confuses two layouts.
 
 The search visits every layout reachable in the round once and keeps the first one with the
 most locked cards (a win stops it).  With ``prune`` a layout is not expanded when an upper bound
 on the locked cards of everything reachable from it is no better than the best seen; the bound
-comes from cards that can never move again (see ``_upper_bound``).
+comes from cards that can never move again (see ``_upper_bound``).  ``bound_two`` does the same
+at phase-two layouts only (below: the four Twos fill the first column), where the Twos are fixed
+and the bound can bite; elsewhere a Two that can hop lets every card of its suit move.
 
-Sleep sets (with the table, without ``prune`` or movable Twos): a move that commutes with the
-move just made and was already tried from the parent (or was asleep there) leads to a layout
-the table already holds, so it is skipped without being made.  Without movable Twos no layout
+A *hop* is a Two moving from the first column to another first-column gap (movable Twos only).
+``hop_budget`` >= 0 searches the layouts reachable with at most that many hops: a restriction
+of the game, so a win it finds is a win, and the caller learns from ``budget_hit`` whether a hop
+was ever refused (if not, the pass was the whole round).  The table keeps the fewest hops each
+layout was reached with; reached again with fewer, it is searched again (with more hops left,
+it reaches at least as much).
+
+Column classes (``columns``, movable Twos, no hop budget).  A class is a layout together with
+a set of *free* rows: the layouts obtained by putting the first cells of the free rows (Twos,
+or gaps) in any order, all of them reachable, and searched as one.  The table key has the free
+rows' first cells sorted and the free rows in the last word's bits from ``shift``; a class
+scores the best order's locked cards.  The moves of a class are the moves of its layouts, each
+with the order it needs (``arr``: the four first-column cells packed 6 bits each, -1 for none):
+only a Three moved into the second cell of a free row depends on the order (one move per free
+Two, that Two set in front of it); every other move is the same in every order.
+
+- An *open column* (a first-column gap): the free rows are all rows whose first cell holds a
+  Two or a gap.  Hops alone rearrange those in every possible way (a gap on a complete graph:
+  any Two can move into any gap) and each arrangement can return to any other, so all reach
+  the same layouts.  The search never hops; a Two from outside entering the column is one move
+  (into its first gap), and so is a Three behind a free row, which stays free (its Two can
+  still hop away).
+- When a Two fills the column's last gap the column *closes*: every order of its Twos was
+  reachable just before, so the class keeps all of them, free.  From then on no first-column
+  card moves until a non-Two leaves the column (which opens it again); a Three set behind a
+  free row's Two *pins* that row (its Two is now that one, in every layout of the class), and
+  the other free rows stay free.  At the root a closed column has no free row.
+- Every layout reachable in the round belongs to a class the search reaches, and every layout
+  of a class it reaches is reachable, so the class search finds a win exactly when the plain
+  one does, and the same most locked cards.  The line of play sets each closed stretch's order
+  at the move that closed it (``api._line``).
+
+The stuck-card bound (``_upper_bound``) of a class with free rows covers every order: a free
+Three counts as able to move if the second cell of any free row lets it, and the free rows
+count their best order.
+
+Sleep sets (with the table, without ``prune``): a move that commutes with the move just made and
+was already tried from the parent (or was asleep there) leads to a layout the table already
+holds, so it is skipped without being made.  This needs that layout to be fully searched, not
+an ancestor on the current line: true when layouts never recur.  Without movable Twos no layout
 recurs in a round (a Two moves only into the first column and stays; the lowest other card
-moving in a cycle could only ever move into the cell right of its unmoving predecessor), so
-every layout in the table is either on the current line or fully searched, and the skipped
-layout is fully searched: the search finds the same layouts in the same order, with fewer
-probes of the table (``nodes`` counts the moves made).
+moving in a cycle could only ever move into the cell right of its unmoving predecessor).  With
+movable Twos layouts recur only while a Two is outside the first column or a first-column cell
+is a gap: once the four Twos fill the first column no Two can move again, and the rest is the
+fixed-Twos game (*phase two*), so sleep sets are used between phase-two layouts (for moves that
+need no new order of a class).  The search finds the same layouts in the same order either way,
+with fewer probes of the table (``nodes`` counts the moves made).  With ``bound_two`` a skipped
+layout may be one that the bound cut rather than searched: the bound covers what it reaches,
+so the best found and its line are the same, but the layouts counted may be fewer.
 """
 import numpy as np
 from numba import njit
@@ -28,7 +73,11 @@ from numba import njit
 from solvers.timing import now
 
 EXHAUSTED, WON, LIMIT = 0, 1, 2
-MAX_MOVES = 16  # four gaps; a first-column gap takes one of four Twos
+# Moves of a layout: four gaps, a first-column gap taking one of four Twos; with column classes
+# a second cell of a free row takes the Three of any free Two (at most four gaps of four Twos;
+# with a first-column gap, at most three such gaps of three Twos plus four Twos entering).
+MAX_MOVES = 16
+HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
 
 
 @njit(cache=True)
@@ -48,25 +97,263 @@ def locked(board, n):
 
 
 @njit(cache=True)
-def _gen_moves(board, pos, gaps, n, movable_twos, src, dst):
-    """Fill ``src``/``dst`` with the legal moves (card cell -> gap cell); return their count."""
+def _run(board, n, row, two):
+    """Locked cards of ``row`` if ``two`` stood in its first cell."""
+    base = row * n
+    k = 1
+    while k < n - 1 and board[base + k] == two + k:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _open_column(board, n):
+    """Whether a first-column cell is a gap."""
+    for row in range(4):
+        if board[row * n] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _hop_possible(board, n):
+    """Whether a Two in the first column could move to a first-column gap."""
+    two = False
+    for row in range(4):
+        v = board[row * n]
+        two = two or (v != 0 and v % n == 1)
+    return two and _open_column(board, n)
+
+
+@njit(cache=True)
+def _phase_two(board, n):
+    """Whether the four Twos fill the first column (no Two can move again)."""
+    for row in range(4):
+        v = board[row * n]
+        if v == 0 or v % n != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _pack_column(board, n):
+    """The four first-column cells, 6 bits each."""
+    out = np.int64(0)
+    for row in range(4):
+        out |= np.int64(board[row * n]) << (6 * row)
+    return out
+
+
+@njit(cache=True)
+def _gen_moves(board, pos, gaps, n, hops_ok, src, dst, arr):
+    """Fill ``src``/``dst`` with the legal moves (card cell -> gap cell); return their count.
+    ``hops_ok``: a Two in the first column may move to another first-column gap."""
     m = 0
     for j in range(4):
         g = gaps[j]
         if g % n == 0:
             for suit in range(4):
                 p = pos[suit * n + 1]
-                if p % n != 0 or (movable_twos and p != g):
+                if p % n != 0 or (hops_ok and p != g):
                     src[m] = p
                     dst[m] = g
+                    arr[m] = -1
                     m += 1
         else:
             left = board[g - 1]
             if left != 0 and left % n != n - 1:
                 src[m] = pos[left + 1]
                 dst[m] = g
+                arr[m] = -1
                 m += 1
     return m
+
+
+@njit(cache=True)
+def _z_mask(board, n):
+    """Rows whose first cell holds a Two or a gap."""
+    mask = 0
+    for row in range(4):
+        v = board[row * n]
+        if v == 0 or v % n == 1:
+            mask |= 1 << row
+    return mask
+
+
+@njit(cache=True)
+def _gen_class_moves(board, pos, gaps, n, free, src, dst, arr, tmp):
+    """The arranged moves of a class whose ``free`` rows may hold their Twos and gaps in any
+    order (see the module docstring); no hops.  ``tmp``: scratch (see ``search``)."""
+    column = _pack_column(board, n)
+    twos = tmp[28:32]
+    t = 0
+    opened = -1
+    for row in range(4):
+        v = board[row * n]
+        if (free >> row) & 1 and v != 0:
+            twos[t] = v
+            t += 1
+        if v == 0 and opened < 0:
+            opened = row * n
+    m = 0
+    for j in range(4):
+        g = gaps[j]
+        if g % n == 0:
+            continue
+        left = board[g - 1]
+        if g % n == 1 and (free >> (g // n)) & 1:
+            for i in range(t):  # a Three behind each free Two, that Two set in front of it
+                two = twos[i]
+                src[m] = pos[two + 1]
+                dst[m] = g
+                if left == two:
+                    arr[m] = -1
+                else:
+                    here = pos[two]
+                    swapped = column
+                    for row in range(4):
+                        c = row * n
+                        if c == g - 1 or c == here:
+                            other = here if c == g - 1 else g - 1
+                            swapped &= ~(np.int64(63) << (6 * row))
+                            swapped |= np.int64(board[other]) << (6 * row)
+                    arr[m] = swapped
+                m += 1
+        elif left != 0 and left % n != n - 1:
+            src[m] = pos[left + 1]
+            dst[m] = g
+            arr[m] = -1
+            m += 1
+    if opened >= 0:
+        for suit in range(4):  # a Two from outside the column enters a gap of it
+            p = pos[suit * n + 1]
+            if p % n != 0:
+                src[m] = p
+                dst[m] = opened
+                arr[m] = -1
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def _best_assignment(gain, k, tmp):
+    """The most total ``gain[i, order[i]]`` over the orders of ``k`` items; that order is left
+    in ``tmp[12:12 + k]``."""
+    order = tmp[8:12]
+    best_order = tmp[12:16]
+    for i in range(k):
+        order[i] = i
+    best = -1
+    while True:
+        total = 0
+        for i in range(k):
+            total += gain[i, order[i]]
+        if total > best:
+            best = total
+            best_order[:] = order
+        i = k - 2
+        while i >= 0 and order[i] > order[i + 1]:
+            i -= 1
+        if i < 0:
+            return best
+        j = k - 1
+        while order[j] < order[i]:
+            j -= 1
+        order[i], order[j] = order[j], order[i]
+        lo, hi = i + 1, k - 1
+        while lo < hi:
+            order[lo], order[hi] = order[hi], order[lo]
+            lo += 1
+            hi -= 1
+
+
+@njit(cache=True)
+def _class_locked(board, n, free, tmp, gain):
+    """The most locked cards over the orders of the ``free`` rows' first cells, and that order
+    (the packed first column, -1 if the layout's own is best)."""
+    own = locked(board, n)
+    if free == 0:
+        return own, np.int64(-1)
+    rows = tmp[0:4]
+    vals = tmp[4:8]
+    k = 0
+    fixed = 0
+    for row in range(4):
+        v = board[row * n]
+        if (free >> row) & 1:
+            rows[k] = row
+            vals[k] = v
+            k += 1
+        elif v != 0 and v % n == 1:
+            fixed += _run(board, n, row, v)
+    most = 0
+    for i in range(k):
+        for j in range(k):
+            gain[i, j] = 0 if vals[j] == 0 else _run(board, n, rows[i], vals[j])
+            most = max(most, gain[i, j])
+    if most <= 1:  # no free row has its Three behind it in any order: all orders tie
+        return own, np.int64(-1)
+    best = _best_assignment(gain, k, tmp)
+    order = tmp[12:16]
+    if fixed + best <= own:
+        return own, np.int64(-1)
+    packed = _pack_column(board, n)
+    for i in range(k):
+        row = rows[i]
+        packed &= ~(np.int64(63) << (6 * row))
+        packed |= np.int64(vals[order[i]]) << (6 * row)
+    return fixed + best, packed
+
+
+@njit(cache=True)
+def _free_after(board, n, free, was_open, t):
+    """The free rows after a move into cell ``t``: an open column's rows with a Two or a gap;
+    the same when a column just closed (every order of its Twos was reachable); else the rows
+    free before, less the row whose Two a Three was just set behind."""
+    if was_open or _open_column(board, n):
+        return _z_mask(board, n)
+    if t % n == 1:
+        return free & ~(1 << (t // n))
+    return free
+
+
+@njit(cache=True)
+def _set_cell(board, pos, key, word, mul, n, c, v):
+    """Write card ``v`` (0: a gap) into cell ``c``, keeping ``pos`` and the key up to date."""
+    old = board[c]
+    key[word[c]] -= np.uint64(old - old // n) * mul[c]
+    key[word[c]] += np.uint64(v - v // n) * mul[c]
+    board[c] = v
+    if v != 0:
+        pos[v] = c
+
+
+@njit(cache=True)
+def _arrange(board, pos, gaps, key, word, mul, n, packed, tmp):
+    """Set the first column to ``packed`` (a rearrangement of its Twos and gaps)."""
+    filled = tmp[32:36]  # gaps of the column that get a Two
+    emptied = tmp[36:40]  # cells of the column that become gaps
+    a = 0
+    b = 0
+    for row in range(4):
+        c = row * n
+        v = (packed >> (6 * row)) & 63
+        if board[c] == 0 and v != 0:
+            filled[a] = c
+            a += 1
+        elif board[c] != 0 and v == 0:
+            emptied[b] = c
+            b += 1
+    for i in range(a):
+        for j in range(4):
+            if gaps[j] == filled[i]:
+                gaps[j] = emptied[i]
+                break
+    for row in range(4):
+        c = row * n
+        v = (packed >> (6 * row)) & 63
+        if board[c] != v:
+            _set_cell(board, pos, key, word, mul, n, c, v)
 
 
 @njit(cache=True)
@@ -85,39 +372,166 @@ def _move(board, pos, gaps, key, word, mul, n, src, dst):
 
 
 @njit(cache=True)
+def _class_key(board, key, word, mul, n, free, shift, out, tmp):
+    """The table key of the layout's class: the free rows' first cells sorted, and the free
+    rows in the last word's bits from ``shift``."""
+    out[:] = key
+    out[-1] |= np.uint64(free) << shift
+    if free == 0:
+        return
+    vals = tmp[20:24]
+    cells = tmp[24:28]
+    k = 0
+    for row in range(4):
+        if (free >> row) & 1:
+            v = board[row * n]
+            j = k
+            while j > 0 and vals[j - 1] > v:  # insertion sort
+                vals[j] = vals[j - 1]
+                j -= 1
+            vals[j] = v
+            cells[k] = row * n
+            k += 1
+    for i in range(k):
+        c = cells[i]
+        old = board[c]
+        new = vals[i]
+        out[word[c]] -= np.uint64(old - old // n) * mul[c]
+        out[word[c]] += np.uint64(new - new // n) * mul[c]
+
+
+@njit(cache=True)
 def _commute(s1, t1, s2, t2):
     """Whether two legal moves stay legal after each other and reach the same layout."""
     return s1 != s2 and t1 != t2 and s1 != t2 - 1 and s2 != t1 - 1
 
 
 @njit(cache=True)
-def _insert(keys, key, shift, gen, states, max_states):
-    """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full."""
+def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
+    """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full.  With
+    ``dominance`` (a hop-budget pass) the last word's bits from ``shift`` hold the fewest hops
+    the layout was reached with, outside the comparison: 0 if it is there with as few hops or
+    fewer, 3 if with more (now lowered: search it again)."""
     last = key.shape[0] - 1
+    stamp_shift = shift + np.uint64(HOP_BITS)
+    field = np.uint64((1 << HOP_BITS) - 1) << shift if dominance else np.uint64(0)
     h = np.uint64(0x243F6A8885A308D3)
     for w in range(last + 1):
         h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
         h ^= h >> np.uint64(29)
     mask = keys.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
-    while keys[slot, last] >> shift == gen:
-        same = True
-        for w in range(last + 1):
+    while keys[slot, last] >> stamp_shift == gen:
+        same = (keys[slot, last] & ~field) == key[last]
+        for w in range(last):
             if keys[slot, w] != key[w]:
                 same = False
                 break
         if same:
-            return 0
+            if not dominance:
+                return 0
+            stored = (keys[slot, last] & field) >> shift
+            if stored <= hops:
+                return 0
+            keys[slot, last] = key[last] | (np.uint64(hops) << shift)
+            return 3
         slot = (slot + 1) & mask
     if states >= max_states:
         return 2
     keys[slot, :] = key
+    if dominance:
+        keys[slot, last] |= np.uint64(hops) << shift
     return 1
 
 
 @njit(cache=True)
-def _upper_bound(board, pos, n, movable_twos, mobile):
-    """An upper bound on the locked cards of every layout reachable from this one.
+def _row_bound(board, n, mobile, any_two, base, first):
+    """Locked cards the row at ``base`` can reach with ``first`` in its first cell (see
+    ``_upper_bound``)."""
+    suit = -1
+    if first != 0 and not mobile[first]:
+        if first % n != 1:
+            return 0
+        suit = first // n
+    elif not (any_two or (first != 0 and first % n == 1)):
+        return 0
+    k = 1
+    while k < n - 1:
+        v = board[base + k]
+        if v != 0 and not mobile[v]:
+            if v % n != k + 1 or (suit >= 0 and v // n != suit):
+                break
+            suit = v // n
+        elif suit >= 0:
+            need = suit * n + k + 1
+            if not mobile[need]:
+                break
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _mobility(board, pos, n, movable_twos, mobile, free, tmp):
+    """``mobile``: the least fixed point of "may move again" (see ``_upper_bound``), by
+    propagation from the cards that can move now."""
+    mobile[:] = False
+    stack = tmp[64:]
+    top = 0
+    twos_may = False  # a first-column cell is a gap: every Two that may leave its cell can
+    for row in range(4):
+        twos_may = twos_may or board[row * n] == 0
+    for suit in range(4):
+        for rank in range(2, n + 1):
+            code = suit * n + rank - 1
+            p = pos[code]
+            if rank == 2:
+                may = twos_may and (p % n != 0 or movable_twos)
+            elif rank == 3 and pos[code - 1] % n == 0 and (free >> (pos[code - 1] // n)) & 1:
+                may = False
+                for row in range(4):
+                    q = row * n + 1
+                    may = may or ((free >> row) & 1 and q != p and board[q] == 0)
+            else:
+                pp = pos[code - 1]
+                may = pp % n != n - 1 and board[pp + 1] == 0
+            if may:
+                mobile[code] = True
+                stack[top] = code
+                top += 1
+    while top > 0:
+        top -= 1
+        y = stack[top]
+        c = pos[y]
+        # the cards that may follow: y's successor, the card whose target is y's cell, and
+        # (y leaving the first column) the Twos, or (y leaving a free row's second cell) the
+        # Threes of the free Twos
+        for i in range(5):
+            x = -1
+            if i == 0:
+                if y % n != n - 1:
+                    x = y + 1
+            elif c % n == 0:
+                two = (i - 1) * n + 1
+                if two != y and (pos[two] % n != 0 or movable_twos):
+                    x = two
+            elif c % n == 1 and (free >> (c // n)) & 1:
+                v = board[(i - 1) * n]
+                if (free >> (i - 1)) & 1 and v != 0 and v + 1 != y:
+                    x = v + 1
+            elif i == 1:
+                left = board[c - 1]
+                if left != 0 and left % n != n - 1 and left + 1 != y:
+                    x = left + 1
+            if x >= 0 and not mobile[x]:
+                mobile[x] = True
+                stack[top] = x
+                top += 1
+
+
+@njit(cache=True)
+def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
+    """An upper bound on the locked cards of every layout reachable from this one, or from any
+    order of the ``free`` rows' Twos if the first column has no gap.
 
     ``mobile`` becomes the least fixed point of "this card may move again": a Two may if it
     may leave its cell for a first-column cell that is a gap or holds a card that may move; any
@@ -125,86 +539,63 @@ def _upper_bound(board, pos, n, movable_twos, mobile):
     card itself, not past the last column) is a gap or holds a card that may move.  The first
     card of the others to move would contradict this, so the rest stay put for good; a row
     then locks at most up to its first stuck cell that is wrong, or whose right card is stuck
-    elsewhere.
+    elsewhere.  For a Three whose Two is free, "the cell right of its predecessor" is the
+    second cell of any free row, and the free rows count their best order of the free Twos:
+    each order is covered, so the bound holds for all of them.
     """
-    mobile[:] = False
-    changed = True
-    while changed:
-        changed = False
-        for suit in range(4):
-            for rank in range(2, n + 1):
-                code = suit * n + rank - 1
-                if mobile[code]:
-                    continue
-                p = pos[code]
-                may = False
-                if rank == 2:
-                    if p % n != 0 or movable_twos:
-                        for row in range(4):
-                            q = row * n
-                            if q != p and (board[q] == 0 or mobile[board[q]]):
-                                may = True
-                                break
-                elif mobile[code - 1]:
-                    may = True
-                else:
-                    pp = pos[code - 1]
-                    if pp % n != n - 1:
-                        q = pp + 1
-                        may = q != p and (board[q] == 0 or mobile[board[q]])
-                if may:
-                    mobile[code] = True
-                    changed = True
+    if _open_column(board, n):
+        free = 0
+    _mobility(board, pos, n, movable_twos, mobile, free, tmp)
     any_two = False
     for suit in range(4):
         any_two = any_two or mobile[suit * n + 1]
     total = 0
+    rows = tmp[16:20]
+    k = 0
     for row in range(4):
-        base = row * n
-        first = board[base]
-        suit = -1
-        if first != 0 and not mobile[first]:
-            if first % n != 1:
-                continue
-            suit = first // n
-        elif not (any_two or (first != 0 and first % n == 1)):
-            continue
-        k = 1
-        while k < n - 1:
-            v = board[base + k]
-            if v != 0 and not mobile[v]:
-                if v % n != k + 1 or (suit >= 0 and v // n != suit):
-                    break
-                suit = v // n
-            elif suit >= 0:
-                need = suit * n + k + 1
-                if not mobile[need]:
-                    break
+        if (free >> row) & 1:
+            rows[k] = row
             k += 1
-        total += k
+        else:
+            total += _row_bound(board, n, mobile, any_two, row * n, board[row * n])
+    if k > 0:
+        for i in range(k):
+            for j in range(k):
+                gain[i, j] = _row_bound(board, n, mobile, any_two, rows[i] * n,
+                                        board[rows[j] * n])
+        total += _best_assignment(gain, k, tmp)
     return total
 
 
 @njit(cache=True)
-def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_states,
-           keys, word, mul, shift, gen, best_src, best_dst, src, dst, asleep, count, nxt,
-           path_src, path_dst):
+def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, known,
+           node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src, best_dst,
+           best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr, saved):
     """Search one round from ``board0``.
 
-    Returns ``(status, best, moves, nodes, states)``: status EXHAUSTED (``best`` is the exact
-    maximum), WON, or LIMIT (nodes, seconds, ``max_states`` table entries or the depth of
-    ``best_src``); the line of play to the best layout is ``best_src/best_dst[:moves]``.  The
-    other arrays are per-depth scratch with as many rows as ``best_src`` (only the rows of the
-    current line are used, so untouched memory costs nothing).
-    Caps below zero mean unlimited.
+    Returns ``(status, best, moves, final_arr, nodes, states, budget_hit)``: status EXHAUSTED
+    (``best`` is the exact maximum), WON, or LIMIT (nodes, seconds, ``max_states`` table
+    entries or the depth of ``best_src``); the line of play to the best layout is
+    ``best_src/best_dst[:moves]``, each move made after setting the first column to
+    ``best_arr`` (-1: as it is), then the first column set to ``final_arr`` (-1: as it is).
+    ``hop_budget`` < 0: no budget; ``columns``: column classes (movable Twos, no budget);
+    ``prune``: the stuck-card bound at every layout; ``bound_two``: at phase-two layouts of the
+    movable-Twos rule (where the Twos are fixed and the bound can bite).  ``known``: locked
+    cards some other line reaches (the bound prunes against it from the start); ``moves`` is -1
+    if this search found no layout with more.  The other arrays are per-depth scratch with as
+    many rows as ``best_src`` (only the rows of the current line are used, so untouched memory
+    costs nothing; ``saved`` keeps the first column and the free rows before each move).  Caps
+    below zero mean unlimited.
     """
     cells = 4 * n
+    budget = movable_twos and hop_budget >= 0
+    classes = columns and movable_twos and not budget
     board = board0.copy()
     pos = np.full(cells, -1, np.int64)
     gaps = np.empty(4, np.int64)
     ng = 0
     key = np.zeros(keys.shape[1], np.uint64)
-    key[-1] = gen << shift
+    key[-1] = gen << (shift + np.uint64(HOP_BITS))
     for i in range(cells):
         v = board[i]
         if v == 0:
@@ -213,32 +604,59 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
         else:
             pos[v] = i
             key[word[i]] += np.uint64(v - v // n) * mul[i]
+    free = _z_mask(board, n) if classes and _open_column(board, n) else 0
+    probe = key.copy()
     max_depth = best_src.shape[0]
     asleep[0, :] = False
-    sleepy = use_tt and not prune and not movable_twos
+    sleep_fixed = use_tt and not prune and not movable_twos
+    sleep_two = use_tt and not prune and movable_twos
+    bound_two = bound_two and movable_twos and not prune
     nxt[0] = 0
     mobile = np.zeros(cells, np.bool_)
+    tmp = np.zeros(64 + cells, np.int64)  # scratch of the helpers, allocated once
+    gain = np.zeros((4, 4), np.int64)
     target = 4 * (n - 1)
     start = now()
     nodes = 0
     states = 0
+    hops = 0
+    budget_hit = False
+    final_arr = np.int64(-1)
     if use_tt:
-        _insert(keys, key, shift, gen, 0, max_states)
+        if classes:
+            _class_key(board, key, word, mul, n, free, shift, probe, tmp)
+        _insert(keys, probe if classes else key, shift, gen, 0, max_states, 0, budget)
         states = 1
-    best = locked(board, n)
+    best, final_arr = _class_locked(board, n, free, tmp, gain)
     moves = 0
+    if best < known:  # a line found elsewhere reaches more: ours counts only if it beats it
+        best = known
+        moves = -1
     if best == target:
-        return WON, best, 0, nodes, states
-    if prune and _upper_bound(board, pos, n, movable_twos, mobile) <= best:
-        return EXHAUSTED, best, 0, nodes, states
-    count[0] = _gen_moves(board, pos, gaps, n, movable_twos, src[0], dst[0])
+        return WON, best, moves, final_arr, nodes, states, budget_hit
+    if (prune or (bound_two and _phase_two(board, n))) and \
+            _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best:
+        return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
+    if classes and (free != 0 or _open_column(board, n)):
+        count[0] = _gen_class_moves(board, pos, gaps, n, free, src[0], dst[0], arr[0], tmp)
+    else:
+        hops_ok = movable_twos and (not budget or hop_budget > 0)
+        count[0] = _gen_moves(board, pos, gaps, n, hops_ok, src[0], dst[0], arr[0])
+        budget_hit = budget and not hops_ok and _hop_possible(board, n)
     d = 0
     while True:
         if nxt[d] == count[d]:
             if d == 0:
-                return EXHAUSTED, best, moves, nodes, states
+                return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
             d -= 1
-            _move(board, pos, gaps, key, word, mul, n, path_dst[d], path_src[d])
+            s = path_src[d]
+            t = path_dst[d]
+            _move(board, pos, gaps, key, word, mul, n, t, s)
+            if path_arr[d] >= 0:
+                _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
+            free = saved[d] >> 24
+            if budget and s % n == 0 and t % n == 0:
+                hops -= 1
             continue
         i = nxt[d]
         nxt[d] += 1
@@ -246,42 +664,79 @@ def search(board0, n, movable_twos, use_tt, prune, node_cap, second_cap, max_sta
             continue
         s = src[d, i]
         t = dst[d, i]
+        a = arr[d, i]
+        hop = budget and s % n == 0 and t % n == 0
+        saved[d] = _pack_column(board, n) | (free << 24)
+        was_open = classes and _open_column(board, n)
+        if a >= 0:
+            _arrange(board, pos, gaps, key, word, mul, n, a, tmp)
         _move(board, pos, gaps, key, word, mul, n, s, t)
+        if classes:
+            free = _free_after(board, n, free, was_open, t)
+        if hop:
+            hops += 1
         nodes += 1
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
-            return LIMIT, best, moves, nodes, states
+            return LIMIT, best, moves, final_arr, nodes, states, budget_hit
         if use_tt:
-            fresh = _insert(keys, key, shift, gen, states, max_states)
+            if classes:
+                _class_key(board, key, word, mul, n, free, shift, probe, tmp)
+            fresh = _insert(keys, probe if classes else key, shift, gen, states, max_states,
+                            hops, budget)
             if fresh == 2:
-                return LIMIT, best, moves, nodes, states
+                return LIMIT, best, moves, final_arr, nodes, states, budget_hit
             if fresh == 0:
                 _move(board, pos, gaps, key, word, mul, n, t, s)
+                if a >= 0:
+                    _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
+                free = saved[d] >> 24
+                if hop:
+                    hops -= 1
                 continue
-            states += 1
+            if fresh == 1:
+                states += 1
         path_src[d] = s
         path_dst[d] = t
-        score = locked(board, n)
+        path_arr[d] = a
+        score, best_col = _class_locked(board, n, free, tmp, gain)
         if score > best:
             best = score
             moves = d + 1
+            final_arr = best_col
             best_src[:moves] = path_src[:moves]
             best_dst[:moves] = path_dst[:moves]
+            best_arr[:moves] = path_arr[:moves]
             if best == target:
-                return WON, best, moves, nodes, states
-        if prune and _upper_bound(board, pos, n, movable_twos, mobile) <= best:
+                return WON, best, moves, final_arr, nodes, states, budget_hit
+        if (prune or (bound_two and _phase_two(board, n))) and \
+                _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best:
             _move(board, pos, gaps, key, word, mul, n, t, s)
+            if a >= 0:
+                _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
+            free = saved[d] >> 24
+            if hop:
+                hops -= 1
             continue
         if d + 1 == max_depth:
-            return LIMIT, best, moves, nodes, states
-        m = _gen_moves(board, pos, gaps, n, movable_twos, src[d + 1], dst[d + 1])
+            return LIMIT, best, moves, final_arr, nodes, states, budget_hit
+        if classes and (free != 0 or _open_column(board, n)):
+            m = _gen_class_moves(board, pos, gaps, n, free, src[d + 1], dst[d + 1], arr[d + 1],
+                                 tmp)
+        else:
+            hops_ok = movable_twos and (not budget or hops < hop_budget)
+            m = _gen_moves(board, pos, gaps, n, hops_ok, src[d + 1], dst[d + 1], arr[d + 1])
+            if budget and not hops_ok and _hop_possible(board, n):
+                budget_hit = True
         count[d + 1] = m
         nxt[d + 1] = 0
+        sleepy = sleep_fixed or (sleep_two and a < 0 and _phase_two(board, n)
+                                 and not (t % n == 0 and s % n != 0))
         for k in range(m):
             asleep[d + 1, k] = False
             if sleepy:
                 for j in range(count[d]):
-                    if ((j < i or asleep[d, j]) and src[d, j] == src[d + 1, k]
+                    if ((j < i or asleep[d, j]) and arr[d, j] < 0 and src[d, j] == src[d + 1, k]
                             and dst[d, j] == dst[d + 1, k]
                             and _commute(s, t, src[d, j], dst[d, j])):
                         asleep[d + 1, k] = True

@@ -1,0 +1,98 @@
+"""Layouts per decided round of the movable-Twos rule, before and after each reduction.
+
+    nice -n 10 python benchmarks/montana_reductions.py --ranks 8 --deals 300 --max-states 2000000
+    nice -n 10 python benchmarks/montana_reductions.py --ranks 13 --deals 40 \\
+        --max-states 10000000 --out benchmarks/results/montana-13-reductions.jsonl
+
+Each deal's single round (no reshuffle) is solved by every search in turn (so machine load hits
+all alike): ``plain`` (no reduction), each reduction alone (``columns``, ``bound``, ``passes``)
+and ``all`` (the default).  Layouts are compared on the deals every search decided; every two
+searches that decide a deal must agree on won/lost and the most locked cards
+(``disagreements``: should be 0).  ``limit_share`` gives, for each table size up to
+``--max-states``, the share of deals that would end at ``limit`` with it: the search order does
+not depend on the table size, so a round decided with L layouts in the table is decided by any
+table of L or more (the hop-budget passes end at their own cap, whatever the table).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+
+from puzzlegen.fileio import write_atomic
+from solvers.montana import Rules, Search, deal_from_seed, solve_round
+from solvers.result import Limits, Status
+
+SEARCHES = {"plain": Search(columns=False, bound=False, hop_passes=0),
+            "columns": Search(bound=False, hop_passes=0),
+            "bound": Search(columns=False, hop_passes=0),
+            "passes": Search(columns=False, bound=False),
+            "all": Search()}
+TABLES = (1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 40_000_000, 89_000_000)
+
+
+def needs_table(row: dict) -> float:
+    """The table a round needs to be decided (infinite if it was not)."""
+    if row["result"] == "limit":
+        return float("inf")
+    return 0 if row["pass"] is not None else row["table"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ranks", type=int, default=13)
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-states", type=int, default=10_000_000)
+    ap.add_argument("--searches", default=",".join(SEARCHES),
+                    help="comma-separated names among " + ", ".join(SEARCHES))
+    ap.add_argument("--out", help="write one JSON line per deal and search here")
+    args = ap.parse_args()
+    names = args.searches.split(",")
+    rules = Rules(args.ranks, movable_twos=True)
+    solve_round(deal_from_seed(0, 3), rules=Rules(3))  # load the compiled kernel first
+    rows = []
+    for seed in range(args.seed, args.seed + args.deals):
+        cells = deal_from_seed(seed, args.ranks)
+        for name in names:
+            r = solve_round(cells, Limits(), rules, args.max_states, search=SEARCHES[name])
+            rows.append({"seed": seed, "search": name,
+                         "result": {Status.SOLVED: "won", Status.UNSOLVABLE: "lost",
+                                    Status.LIMIT: "limit"}[r.status],
+                         "locked": r.value, "states": r.details["states"],
+                         "table": r.details["table"], "pass": r.details["pass"],
+                         "seconds": round(r.seconds, 4)})
+    if args.out:
+        write_atomic(args.out, "".join(json.dumps(r) + "\n" for r in rows))
+    by = {name: {r["seed"]: r for r in rows if r["search"] == name} for name in names}
+    seeds = list(range(args.seed, args.seed + args.deals))
+    common = [s for s in seeds if all(by[name][s]["result"] != "limit" for name in names)]
+    disagreements = sum(
+        len({(by[name][s]["result"], by[name][s]["locked"]) for name in names
+             if by[name][s]["result"] != "limit"}) > 1 for s in seeds)
+    tables = [t for t in TABLES if t <= args.max_states]
+    report = {"ranks": args.ranks, "deals": args.deals, "seed": args.seed,
+              "max_states": args.max_states, "decided_by_all": len(common),
+              "disagreements": disagreements, "searches": {}}
+    base = by[names[0]]
+    for name in names:
+        mine = by[name]
+        layouts = [mine[s]["states"] for s in common]
+        report["searches"][name] = {
+            "won": sum(r["result"] == "won" for r in mine.values()),
+            "lost": sum(r["result"] == "lost" for r in mine.values()),
+            "limit": sum(r["result"] == "limit" for r in mine.values()),
+            "seconds": round(sum(r["seconds"] for r in mine.values()), 2),
+            "layouts_common_total": sum(layouts),
+            "layouts_common_median": statistics.median(layouts) if layouts else None,
+            "vs_first_total": (sum(layouts) / sum(base[s]["states"] for s in common)
+                               if common else None),
+            "vs_first_median_ratio": (statistics.median(mine[s]["states"] / base[s]["states"]
+                                                        for s in common) if common else None),
+            "limit_share": {t: sum(needs_table(r) > t for r in mine.values()) / args.deals
+                            for t in tables}}
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
