@@ -1,17 +1,18 @@
 """Calibration of the difficulty score on random deals, shipped as ``puzzlegen/data/*.json``.
 
-For one grid size, the line figures of the solvable random deals ``Deal.from_seed(s)`` for
-``s = seed_start, ...`` are summarised by 1001 quantiles each.  A deal's composite is the mean of
-its mid-rank percentiles on the figures of ``grading.COMPOSITE`` (turned so that larger is
-harder); the composite's own quantiles turn it into the score.
+For one grid (rows <= cols: a transposed grid is the same puzzle), the hardness
+(``grading.hardness``) of the solvable random deals ``Deal.from_seed(s)``, ``s = seed_start, ...``
+is summarised by 1001 quantiles, and the level cuts are the hardness at the percentiles of
+``grading.LEVELS``.  A deal's score is its mid-rank percentile among those deals.
 
-Rebuild: ``python -m puzzlegen.calibration --rows 4 --cols 4 --deals 10000 --jobs 2``
-(``--figures FILE`` also streams every deal's figures as JSON lines; ``--from-figures FILE``
+Rebuild: ``python -m puzzlegen.calibration --rows 4 --cols 4 --deals 10000 --jobs 2
+--figures per-deal.jsonl --out puzzlegen/data/calibration-4x4.json`` (``--from-figures FILE``
 summarises such a file without recomputing).
 """
 from __future__ import annotations
 
 import json
+import os
 import time
 from functools import lru_cache
 from importlib import resources
@@ -36,15 +37,18 @@ def percentile_rank(quantiles: list[float], value: float) -> float:
     return float((below + upto) / 2 / len(q))
 
 
-def composite(metrics: dict, table: dict) -> float:
-    """The mean over the composite figures of the deal's harder-is-larger percentile rank."""
-    from puzzlegen.grading import COMPOSITE
+def score_of(table: dict, hardness: float) -> float:
+    """The score (0-100) of a solvable deal of this hardness: its percentile among the
+    calibration deals, exact at the level cuts (a deal at or above a cut scores at least it)."""
+    from puzzlegen.grading import LEVELS
 
-    ranks = []
-    for name, sign in COMPOSITE.items():
-        rank = percentile_rank(table["figures"][name], metrics[name])
-        ranks.append(rank if sign > 0 else 1.0 - rank)
-    return float(np.mean(ranks))
+    value = 100.0 * percentile_rank(table["hardness"], hardness)
+    for name, cut in LEVELS.items():
+        if hardness >= table["cuts"][name]:
+            value = max(value, cut)
+        else:
+            value = min(value, cut - 0.01)
+    return round(value, 2)
 
 
 def file_name(rows: int, cols: int) -> str:
@@ -62,43 +66,49 @@ def load(rows: int, cols: int) -> dict:
 
 
 def deal_figures(job: tuple[int, int, int]) -> dict:
-    """The line figures of the random deal ``(rows, cols, seed)`` (worker function)."""
+    """The difficulty figures of the random deal ``(rows, cols, seed)`` (worker function)."""
     from puzzlegen.grading import GradeLimit, figures
 
     rows, cols, seed = job
     start = time.perf_counter()
     try:
-        metrics, _ = figures(Deal.from_seed(seed, rows, cols), with_tree=False)
+        metrics, _ = figures(Deal.from_seed(seed, rows, cols), tree_states=0)
     except GradeLimit:
-        metrics = {"single_stack": None, "limit": True}
-    return {"seed": seed, "seconds": time.perf_counter() - start, **metrics}
+        return {"seed": seed, "single_stack": None, "limit": True,
+                "seconds": time.perf_counter() - start}
+    record = {"seed": seed, "single_stack": metrics["single_stack"],
+              "seconds": round(time.perf_counter() - start, 4)}
+    if metrics["single_stack"]:
+        record.update(hardness=metrics["hardness"], halfway=metrics["halfway"]["ratio"],
+                      **{f"{name}_win": p["win"] for name, p in metrics["players"].items()})
+    return record
 
 
 def summarise(rows: int, cols: int, seed_start: int, records: list[dict]) -> dict:
-    """The calibration table from the per-deal figures."""
-    from puzzlegen.grading import COMPOSITE
+    """The calibration table from the per-deal records."""
+    from puzzlegen.grading import LEVELS
 
     solvable = [r for r in records if r["single_stack"] is True]
-    table = {"rows": rows, "cols": cols, "deals": len(records), "seed_start": seed_start,
-             "solvable": len(solvable),
-             "limit": sum(r["single_stack"] is None for r in records), "figures": {}}
-    for name in COMPOSITE:
-        values = np.array([r[name] for r in solvable], dtype=float)
-        table["figures"][name] = np.quantile(values, QUANTILES).tolist()
-    scores = [composite(r, table) for r in solvable]
-    table["composite"] = np.quantile(np.array(scores), QUANTILES).tolist()
-    return table
+    values = np.array([r["hardness"] for r in solvable], dtype=float)
+    return {"rows": rows, "cols": cols, "deals": len(records), "seed_start": seed_start,
+            "solvable": len(solvable), "limit": sum(r["single_stack"] is None for r in records),
+            "cuts": {name: (float(np.quantile(values, cut / 100.0)) if cut > 0 else 0.0)
+                     for name, cut in LEVELS.items()},
+            "hardness": np.quantile(values, QUANTILES).tolist()}
 
 
 def compute(rows: int, cols: int, deals: int, seed_start: int, jobs: int,
-            figures_out: str | None) -> list[dict]:
-    """Every deal's figures, streamed to ``figures_out`` (JSON lines) as they arrive."""
-    jobs_list = [(rows, cols, s) for s in range(seed_start, seed_start + deals)]
-    records = []
-    sink = open(figures_out, "w", encoding="utf-8") if figures_out else None
+            figures_out: str | None, resume: bool = False) -> list[dict]:
+    """Every deal's figures, streamed to ``figures_out`` (JSON lines) as they arrive; with
+    ``resume`` the deals already in that file are kept, not recomputed."""
+    seeds = range(seed_start, seed_start + deals)
+    records = [r for r in read_figures(figures_out) if r["seed"] in seeds] if resume else []
+    done = {r["seed"] for r in records}
+    jobs_list = [(rows, cols, s) for s in seeds if s not in done]
+    sink = open(figures_out, "a" if resume else "w", encoding="utf-8") if figures_out else None
     try:
         for record in clitools.progress(clitools.map_jobs(deal_figures, jobs_list, jobs),
-                                        total=deals, desc="deals"):
+                                        total=len(jobs_list), desc="deals"):
             records.append(record)
             if sink:
                 sink.write(json.dumps(record) + "\n")
@@ -140,19 +150,25 @@ def read_figures(path: str) -> list[dict]:
                    "deals; --deals and --seed-start are then not used.")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Calibration file (default: the shipped one inside the installed package).")
+@click.option("--resume", is_flag=True,
+              help="Keep the deals already in the --figures file and compute the rest.")
 @clitools.jobs_option
-def main(rows, cols, deals, seed_start, figures_out, from_figures, out, jobs):
+def main(rows, cols, deals, seed_start, figures_out, from_figures, out, resume, jobs):
     """Rebuild the difficulty calibration for one grid size from random deals."""
     check_grid(rows, cols)
+    if rows > cols:
+        raise BadInput(f"calibrate {cols}x{rows} instead: a transposed grid is the same puzzle")
+    if resume and not (figures_out and os.path.exists(figures_out)):
+        raise BadInput("--resume needs an existing --figures file")
     target = out or str(resources.files("puzzlegen") / "data" / file_name(rows, cols))
     check_writable(target)
     if from_figures:
         records = read_figures(from_figures)
         seed_start = min((r["seed"] for r in records), default=0)
     else:
-        if figures_out:
+        if figures_out and not resume:
             check_writable(figures_out)
-        records = compute(rows, cols, deals, seed_start, jobs, figures_out)
+        records = compute(rows, cols, deals, seed_start, jobs, figures_out, resume)
     if not any(r["single_stack"] is True for r in records):
         raise BadInput("no solvable deal among the records: nothing to calibrate on")
     write_atomic(target, json.dumps(summarise(rows, cols, seed_start, records)))

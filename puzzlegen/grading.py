@@ -1,60 +1,78 @@
-"""Exact difficulty figures of a StacksSquared deal, its difficulty score and its level.
+"""The difficulty of a StacksSquared deal: how often simulated players win it, and its level.
 
-Every figure is exact (no sampling).  The *line* figures follow the reference solution, the first
-single-stack solution a memoised depth-first search finds in reference move order
-(``solvers.stacksquared.tree``), and decide every legal move along it exactly:
+A grade is a property of the puzzle: every figure is computed on the canonical deal
+(``solvers.stacksquared.symmetry``: rows, columns, transposition, suits and rank reversal), and
+every random stream is seeded from the canonical deal's text, so all symmetric copies of a deal
+get the same figures, level and explanation.  The solution is mapped back to the deal as given.
 
-- ``single_stack``: a single-stack solution exists; ``max_score``: the exact maximum score.
-- ``first_moves``: legal first moves; ``safe_first_share``: share of them after which one stack
-  is still reachable.
-- ``critical``: states on the reference solution where more than half of the legal moves lose.
-- ``forced``: states on the reference solution where exactly one legal move keeps the win.
-- ``losing_share``: the mean, over the states of the reference solution, of the share of legal
-  moves that lose.
-- ``halfway_safe_share``: on the reference solution after half of the moves, the share of legal
-  moves that keep the win.
-- ``effort``: states the decision search stored for all of the above (solver effort).
-- ``odd_cards``: cards with no compatible card in their row or column.
-- ``flocks``: connected components of the compatibility graph of the dealt cards (1 = flockable).
-- ``compat_edges`` / ``line_edges``: compatible pairs of dealt cards, and those sharing a line.
+Figures (``metrics`` in JSON):
 
-When the game tree fits ``TREE_STATES`` stored states (every reachable state that is not dead,
-plus the dead children; ``grade --tree-states`` raises it), the *tree* figures are computed
-exactly (else they are ``null`` and ``tree`` is ``"limit"``): ``winnable_states`` (states from which one stack is reachable), ``winnable_share`` (of the
-states a player can be in without having lost earlier, the share still winnable),
-``random_win`` (the probability that uniformly random legal play wins), ``halfway_random`` (the
-probability that such play is still winnable after half of the moves), ``solutions`` (distinct
-winning move sequences) and ``min_critical`` (the fewest critical states on any solution).
+- ``single_stack``, ``max_score``: the exact solver's answers.
+- ``first_moves``, ``winning_first_share``: legal first moves and the exact share of them after
+  which one stack is still reachable.
+- ``players``: for each player of the ladder (``solvers.stacksquared.players``: ``random``,
+  ``careful``, ``look2``, ``look3``), the estimated chance to win (``win``), its 95% interval
+  (``interval``), the particles used (``particles``) and ``exact`` (true when the whole game tree
+  fits and the value was computed exactly).
+- ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
+  stacks are gone, then one stack still reachable), with interval and sample size.
+- ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states, else ``"limit"``;
+  then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
+  positions, where more than half of the moves lose, on any winning line), else ``null``.
+- ``odd_cards``, ``flocks``, ``compat_edges``, ``line_edges``: the compatibility graph.
+- ``hardness``: ``-log10`` of the look3 player's chance to win: the figure the level rests on.
 
-The score is the percentile (0-100) of a composite of the line figures among the solvable random
-deals of the same size (``puzzlegen.calibration``); the levels cut the score at fixed
-percentiles.  A deal without a single-stack solution gets level ``"unsolvable"``, score ``null``.
+The score (0-100) is the percentile of the hardness among the solvable random deals of the same
+grid (``puzzlegen.calibration``) and the level cuts it: easy below 50, medium 50-90, hard 90-99,
+expert 99-99.9, master the hardest 0.1%.  A deal without a single-stack solution is
+``"unsolvable"``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import zlib
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, replay, solve
-from solvers.stacksquared.api import compat_masks, line_masks
+from solvers.stacksquared import players as kernels
 from solvers.stacksquared import tree
+from solvers.stacksquared.api import compat_masks, line_masks
 from solvers.stacksquared.rules import Move, Position, compatible
+from solvers.stacksquared.symmetry import canonical_with_map
 
-#: The largest winnable sub-tree whose whole-tree figures are computed.
+#: The player ladder: name -> look-ahead (moves) and how the explanation names it.
+PLAYERS = {"random": (0, "a player who moves at random"),
+           "careful": (1, "a careful player who never walks into a dead position"),
+           "look2": (2, "a player who looks two moves ahead"),
+           "look3": (3, "a player who looks three moves ahead")}
+#: The player whose chance to win sets the level.
+LEVEL_PLAYER = "look3"
+#: Levels and the lowest score (percentile of hardness among random solvable deals) of each.
+LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 90.0, "expert": 99.0, "master": 99.9}
+#: The largest game tree whose exact figures are computed.
 TREE_STATES = 20_000
-#: Decision-table states allowed for the line figures (about 0.5 GB for 5x5 at worst).
-DECIDE_STATES = 8_000_000
-#: Levels and the lowest score of each.
-LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 80.0, "expert": 95.0}
-#: The line figures the composite ranks, each with +1 when larger is harder, -1 when easier.
-COMPOSITE = {"losing_share": 1, "critical": 1, "forced": 1, "safe_first_share": -1,
-             "halfway_safe_share": -1}
+#: A player's chance to win below this counts as this when turned into hardness.
+FLOOR = 1e-12
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Particles per player (in ``PLAYERS`` order; 0 skips the player), the most stacks a
+    position may have for the players' exact filter, and the decision table's state limit."""
+
+    particles: tuple[int, ...] = (48, 24, 24, 48)
+    exact_stacks: int = 12
+    states: int = 8_000_000
+
+
+DEFAULT_BUDGET = Budget()
 
 
 class GradeLimit(Exception):
-    """The decision search hit ``DECIDE_STATES``: no grade is claimed."""
+    """A search hit its state limit: no grade is claimed."""
 
 
 @dataclass
@@ -63,19 +81,22 @@ class Grade:
     score: float | None
     metrics: dict
     solution: list[str]
+    explanation: str = ""
+    critical: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"level": self.level, "score": self.score, "metrics": self.metrics,
-                "solution": self.solution}
+        return {"level": self.level, "score": self.score, "explanation": self.explanation,
+                "metrics": self.metrics, "solution": self.solution}
 
 
 class Decider:
     """Exact single-stack decisions for positions of one deal, sharing one memo table."""
 
-    def __init__(self, deal: Deal):
+    def __init__(self, deal: Deal, max_states: int = DEFAULT_BUDGET.states):
         self.n = deal.size
         self.line = line_masks(deal.rows, deal.cols)
         self.compat = compat_masks()
+        self.max_states = max_states
         width = (self.n + 7) >> 3
         self.keys = np.zeros((1024, width), dtype=np.uint64)
         self.status = np.zeros(1024, dtype=np.int8)
@@ -93,11 +114,21 @@ class Decider:
                 occupied |= 1 << i
         result, self.keys, self.status, self.slots, self.count, length = tree.decide(
             card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
-            not reference, self.keys, self.status, self.slots, self.count, DECIDE_STATES,
+            not reference, self.keys, self.status, self.slots, self.count, self.max_states,
             self.path)
         if result == tree.OPEN:
-            raise GradeLimit(f"the decision search stored {DECIDE_STATES} states")
+            raise GradeLimit(f"the decision search stored {self.max_states} states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
+
+    def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
+                   exact_stacks: int) -> np.ndarray:
+        """Per-move survival shares of a player (``players.win_chance``), on this table."""
+        steps, self.keys, self.status, self.slots, self.count = kernels.win_chance(
+            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys, self.status,
+            self.slots, self.count, self.max_states, self.path)
+        if steps[0] < 0:
+            raise GradeLimit(f"the decision search stored {self.max_states} states")
+        return steps
 
 
 def tops(position: Position) -> np.ndarray:
@@ -105,40 +136,63 @@ def tops(position: Position) -> np.ndarray:
     return np.array([-1 if t is None else t.index for t in position.tops], dtype=np.int8)
 
 
-def line_figures(deal: Deal) -> tuple[dict, list[Move]]:
-    """The line figures (see the module docstring) and the reference solution (or [])."""
-    decider = Decider(deal)
-    position = Position.start(deal)
-    winnable, cells = decider.decide(tops(position), reference=True)
-    if not winnable:
-        return {"single_stack": False}, []
-    moves, shares, critical, forced = [], [], 0, 0
-    halfway = (deal.size - 1) // 2
-    figures = {"single_stack": True}
-    for step, (a, b) in enumerate(cells):
-        legal = list(position.legal_moves())
-        wins = sum(decider.decide(tops(position.play(m)))[0] for m in legal)
-        lose = len(legal) - wins
-        shares.append(lose / len(legal))
-        critical += 2 * lose > len(legal)
-        forced += wins == 1
-        if step == 0:
-            figures.update(first_moves=len(legal), safe_first_share=wins / len(legal))
-        if step == halfway:
-            figures["halfway_safe_share"] = wins / len(legal)
+def stream_seed(deal: Deal, *parts) -> int:
+    """A seed derived from the deal's text and ``parts`` (on the canonical deal: invariant)."""
+    return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
+
+
+def estimate(steps: np.ndarray, particles: int) -> dict:
+    """The product of the survival shares and its 95% interval from the delta method on the
+    log: var(log p) ~ sum (1 - p_t) / (N p_t) over the steps."""
+    if np.any(steps == 0):
+        upper = 1.0 - 0.05 ** (1.0 / particles)  # no survivor at some step: one-sided bound
+        return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
+    value = float(np.prod(steps))
+    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / (particles * steps))))
+    return {"win": value, "interval": [value * math.exp(-spread), min(1.0, value *
+                                                                       math.exp(spread))],
+            "particles": particles, "exact": False}
+
+
+def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
+    position, moves = Position.start(deal), []
+    for a, b in cells:
         move = Move(position.tops[a], position.tops[b])
         moves.append(move)
         position = position.play(move)
-    if deal.size == 1:
-        figures.update(first_moves=0, safe_first_share=1.0, halfway_safe_share=1.0)
-    figures.update(critical=critical, forced=forced,
-                   losing_share=sum(shares) / len(shares) if shares else 0.0,
-                   effort=decider.count)
-    return figures, moves
+    return moves
+
+
+def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
+    """Each player's chance to win and the halfway ratio (module docstring)."""
+    start = tops(Position.start(deal))
+    out, half = {}, None
+    for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
+        if particles <= 0:
+            continue
+        steps = decider.win_chance(start, look, particles, stream_seed(deal, name),
+                                   budget.exact_stacks)
+        out[name] = estimate(steps, particles)
+        if name == "random":
+            half = estimate(steps[:deal.size // 2], particles)
+            half = {"ratio": half.pop("win"), **half}
+    return {"players": out, "halfway": half}
+
+
+def tree_figures(deal: Deal, max_states: int) -> dict:
+    """Exact whole-tree figures (module docstring), ``null`` past ``max_states``."""
+    out = tree.explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
+                       compat_masks(), max_states)
+    outcome, _, win, prob, half, sols, crit = out
+    if outcome != tree.DONE:
+        return {"tree": "limit", "solutions": None, "min_critical": None}
+    return {"tree": "exact", "random_win": float(prob[0]), "halfway_random": float(half[0]),
+            "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
+            "min_critical": int(crit[0]) if win[0] else None}
 
 
 def graph_figures(deal: Deal) -> dict:
-    """Compatibility-graph figures of the dealt cards (see the module docstring)."""
+    """Compatibility-graph figures of the dealt cards (module docstring)."""
     cards, n = deal.cards, deal.size
     pos = Position.start(deal)
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if compatible(cards[a], cards[b])]
@@ -158,69 +212,101 @@ def graph_figures(deal: Deal) -> dict:
             "compat_edges": len(pairs), "line_edges": len(line_pairs)}
 
 
-def tree_figures(deal: Deal, max_states: int = TREE_STATES) -> dict:
-    """The whole-tree figures (see the module docstring), ``null`` past ``max_states``."""
-    line, compat = line_masks(deal.rows, deal.cols), compat_masks()
-    out = tree.explore(tops(Position.start(deal)), line, compat, max_states)
-    outcome, keys, win, prob, half, sols, crit = out
-    names = ("winnable_states", "winnable_share", "random_win", "halfway_random", "solutions",
-             "min_critical")
-    if outcome != tree.DONE:
-        return {"tree": "limit", **dict.fromkeys(names)}
-    lost = tree.mistakes(keys, win, line, compat)
-    winnable = int(win.sum())
-    seen = winnable + int(lost.sum())
-    return {"tree": "exact", "winnable_states": winnable,
-            "winnable_share": winnable / seen if seen else 0.0, "random_win": float(prob[0]),
-            "halfway_random": float(half[0]),
-            "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
-            "min_critical": int(crit[0]) if win[0] else None}
+def first_move_figures(deal: Deal, decider: Decider) -> dict:
+    position = Position.start(deal)
+    legal = list(position.legal_moves())
+    wins = sum(decider.decide(tops(position.play(m)))[0] for m in legal)
+    return {"first_moves": len(legal), "winning_first_share": wins / len(legal) if legal else 1.0}
+
+
+def hardness(metrics: dict) -> float:
+    """``-log10`` of the level player's chance to win (at least ``FLOOR``)."""
+    return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
+
+
+def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
+                      tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
+    """Every figure of the canonical deal ``canon`` and its reference solution (or, without a
+    single stack, a line reaching the maximum score).  A disagreement between the decision
+    search and the solver is a bug: ``AssertionError``."""
+    decider = Decider(canon, budget.states)
+    winnable, cells = decider.decide(tops(Position.start(canon)), reference=True)
+    result = solve(canon)
+    if result.details["single_stack"] is None or result.details["max_score"] is None:
+        raise GradeLimit("the exact solver hit its limit")
+    if result.details["single_stack"] != winnable:
+        raise AssertionError(f"decision search and solver disagree on {canon}")
+    metrics = {"single_stack": winnable, "max_score": result.details["max_score"]}
+    metrics.update(graph_figures(canon))
+    if not winnable:
+        return metrics, result.moves
+    moves = line_cells_to_moves(canon, cells)
+    if replay(canon, moves).stacks() != 1:
+        raise AssertionError(f"the reference solution of {canon} does not end in one stack")
+    metrics.update(first_move_figures(canon, decider))
+    metrics.update(player_figures(canon, decider, budget))
+    exact = tree_figures(canon, tree_states)
+    if exact["tree"] == "exact":
+        metrics["players"]["random"] = {"win": exact["random_win"], "interval": [
+            exact["random_win"]] * 2, "particles": 0, "exact": True}
+        metrics["halfway"] = {"ratio": exact["halfway_random"], "interval": [
+            exact["halfway_random"]] * 2, "particles": 0, "exact": True}
+    metrics.update(tree=exact["tree"], solutions=exact["solutions"],
+                   min_critical=exact["min_critical"], effort=decider.count)
+    metrics["hardness"] = round(hardness(metrics), 6)
+    return metrics, moves
+
+
+def figures(deal: Deal, budget: Budget = DEFAULT_BUDGET,
+            tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
+    """Every figure of ``deal`` (computed on its canonical form) and its solution, in the
+    deal's own cards."""
+    canon, card_map = canonical_with_map(deal)
+    metrics, moves = canonical_figures(canon, budget, tree_states)
+    back = {v: k for k, v in card_map.items()}
+    return metrics, [Move(back[m.mover], back[m.dest]) for m in moves]
 
 
 def level_of(score: float) -> str:
     return max((cut, name) for name, cut in LEVELS.items() if score >= cut)[1]
 
 
-def figures(deal: Deal, with_tree: bool = True,
-            tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
-    """Every figure of ``deal`` and its reference solution (replayed by the rules module), or
-    for a deal without one, a line of play reaching the maximum score.
+def odds(p: float) -> str:
+    """``p`` for people: "about 1 game in 3,400" or "about 42% of games"."""
+    if p <= 0:
+        return "never in the games simulated"
+    if p >= 0.1:
+        return f"about {100 * p:.0f}% of games"
+    return f"about 1 game in {1 / p:,.{0 if 1 / p >= 100 else 1}f}"
 
-    Cross-checks the decision search against the solver of ``solvers.stacksquared``; a
-    disagreement is a bug and raises ``AssertionError`` rather than grading anything.
-    """
-    metrics, moves = line_figures(deal)
-    result = solve(deal)
-    if result.details["single_stack"] is None or result.details["max_score"] is None:
-        raise GradeLimit("the exact solver hit its limit")
-    if result.details["single_stack"] != metrics["single_stack"]:
-        raise AssertionError(f"decision search and solver disagree on {deal}")
-    if moves and replay(deal, moves).stacks() != 1:
-        raise AssertionError(f"the reference solution of {deal} does not end in one stack")
-    metrics["max_score"] = result.details["max_score"]
+
+def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> str:
+    """One sentence: why this level."""
+    look3 = metrics["players"][LEVEL_PLAYER]["win"]
+    random_win = metrics["players"]["random"]["win"]
+    share = 100.0 - score
+    where = (f"among the hardest {share:.2g}%" if share < 50
+             else f"easier than {score:.0f}% of them" if share > 50 else "median")
+    return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
+            f"({where} of random solvable {rows}x{cols} deals); "
+            f"{PLAYERS['random'][1]} wins {odds(random_win)}.")
+
+
+def grade(deal: Deal, budget: Budget = DEFAULT_BUDGET, tree_states: int = TREE_STATES,
+          with_critical: bool = False) -> Grade:
+    """The grade of ``deal``: level, score, explanation, figures and a solution."""
+    from puzzlegen.calibration import load, score_of
+
+    metrics, moves = figures(deal, budget, tree_states)
+    solution = [str(m) for m in moves]
     if not metrics["single_stack"]:
-        moves = result.moves
-    metrics.update(graph_figures(deal))
-    if with_tree:
-        metrics.update(tree_figures(deal, tree_states))
-    return metrics, moves
-
-
-def score(metrics: dict, rows: int, cols: int) -> float:
-    """The calibrated score (0-100) of a solvable deal's line figures."""
-    from puzzlegen.calibration import composite, load, percentile_rank
-
-    table = load(rows, cols)
-    return round(100.0 * percentile_rank(table["composite"], composite(metrics, table)), 2)
-
-
-def grade(deal: Deal, with_tree: bool = True, tree_states: int = TREE_STATES) -> Grade:
-    """The grade of ``deal``: level, score, metrics and the reference solution (or best line)."""
-    metrics, moves = figures(deal, with_tree, tree_states)
-    if not metrics["single_stack"]:
-        return Grade("unsolvable", None, metrics, [str(m) for m in moves])
-    value = score(metrics, deal.rows, deal.cols)
-    return Grade(level_of(value), value, metrics, [str(m) for m in moves])
+        return Grade("unsolvable", None, metrics, solution,
+                     f"unsolvable: no line of play gathers the {deal.size} cards in one stack "
+                     f"(the best score is {metrics['max_score']}).")
+    rows, cols = sorted((deal.rows, deal.cols))
+    value = score_of(load(rows, cols), metrics["hardness"])
+    level = level_of(value)
+    return Grade(level, value, metrics, solution, explain(level, value, metrics, rows, cols))
 
 
 def parse_level(text: str) -> str:

@@ -17,7 +17,7 @@ import jsonschema
 import numpy as np
 
 from puzzlegen import __version__
-from puzzlegen.symmetry import canonical
+from solvers.stacksquared.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, replay
 

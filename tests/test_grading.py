@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, figures, level_of
-from puzzlegen.symmetry import canonical
+from solvers.stacksquared.symmetry import canonical
 from solvers.cards import Card
 from solvers.stacksquared import Deal, compatible, replay
 

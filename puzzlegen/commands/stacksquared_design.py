@@ -11,7 +11,7 @@ import click
 from puzzlegen import clitools, packs
 from puzzlegen.fileio import check_writable, write_atomic
 from puzzlegen.grading import LEVELS, TREE_STATES, GradeLimit, grade as grade_deal, parse_level
-from puzzlegen.symmetry import canonical
+from solvers.stacksquared.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import check_grid

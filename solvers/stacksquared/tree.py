@@ -15,7 +15,7 @@ own descendant).  Per state:
 
 * ``win``: a single stack is reachable;
 * ``prob``: the chance that a player picking uniformly among legal moves ends in one stack;
-* ``half``: for states up to move ``h = (n-1)//2``, the chance that such a player is still in a
+* ``half``: for states up to move ``h = n // 2`` (half of the stacks gone), the chance that such a player is still in a
   winnable state after move ``h``;
 * ``sols``: the number of distinct winning move sequences (float64, exact below 2**53);
 * ``crit``: the fewest critical states (more than half of the legal moves lose) on a winning line.
@@ -117,7 +117,7 @@ def explore(card0, line, compat, max_states):
         if card[i] >= 0:
             occupied |= ONE << np.uint64(i)
             stacks0 += 1
-    halfway = (stacks0 - 1) // 2
+    halfway = stacks0 // 2
     width = (n + 7) >> 3
     key = np.zeros(width, dtype=np.uint64)
     work_adj = np.zeros(n, dtype=np.uint64)

@@ -1,0 +1,150 @@
+"""Simulated players of StacksSquared and the estimate of how often each one wins, in numba.
+
+A player of *look-ahead* k picks uniformly among the legal moves that do not lead, within k moves,
+only to provably dead positions (the tops fall into classes that can never merge:
+``kernel.cannot_merge``); when every move does, it picks among all of them.  k = 0 is the
+uniformly random player, k = 1 the careful one (never walks into a dead position), k = 2 and 3
+look two and three moves ahead.  A move that keeps one stack reachable never leads only to dead
+positions, so every player keeps the winning moves among its candidates.
+
+``win_chance`` estimates a player's chance of ending in one stack by sequential Monte Carlo with
+the exact decision search (``tree.decide``) as the filter: particles play one move at a time;
+after move t the share of particles still in a winnable position estimates the chance p_t of
+staying winnable given that the player was winnable before; the survivors are resampled
+(systematic) back to the full count.  The product of the p_t is an unbiased estimate of the
+chance to win, and the product of the first h of them, for the random player with h = n // 2,
+of the halfway solvability ratio (Neller and Ziegler: play randomly until half of the stacks are
+gone, then ask whether one stack is still reachable).  Rare wins (1e-8) are estimated with a few
+hundred particles because every p_t is a common event.  On large grids the exact filter starts
+once few enough stacks are left (``exact_stacks``), and before that only dead positions are
+removed.
+"""
+import numpy as np
+from numba import njit
+
+from solvers.stacksquared.kernel import cannot_merge, generate_moves
+from solvers.stacksquared.tree import OPEN, WINS, decide, move_slabs, play_tops, take_back_tops
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def alive(card, occupied, stacks, depth, line, compat, work_adj, move_from, move_to, move_rank):
+    """One stack, or not dead and (``depth`` 0 or some move leads to a position alive at
+    ``depth - 1``): the position is not provably lost within ``depth`` moves."""
+    if stacks == 1:
+        return True
+    if cannot_merge(card, occupied, line, compat, work_adj):
+        return False
+    if depth == 0:
+        return True
+    n = card.shape[0]
+    base = depth * n * n
+    end = base + generate_moves(card, occupied, line, compat, False, move_from, move_to,
+                                move_rank, base)
+    for i in range(base, end):
+        a, b = move_from[i], move_to[i]
+        undo, occupied = play_tops(card, occupied, a, b)
+        ok = alive(card, occupied, stacks - 1, depth - 1, line, compat, work_adj, move_from,
+                   move_to, move_rank)
+        occupied = take_back_tops(card, occupied, a, b, undo)
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def choose(card, occupied, stacks, look, line, compat, work_adj, move_from, move_to, move_rank,
+           kept):
+    """The move (mover cell, destination cell) a player of look-ahead ``look`` picks; (-1, -1)
+    when there is no legal move."""
+    base = look * card.shape[0] ** 2   # below it, ``alive`` keeps its moves
+    end = base + generate_moves(card, occupied, line, compat, False, move_from, move_to,
+                                move_rank, base)
+    if end == base:
+        return -1, -1
+    count = 0
+    if look > 0:
+        for i in range(base, end):
+            a, b = move_from[i], move_to[i]
+            undo, occupied = play_tops(card, occupied, a, b)
+            if alive(card, occupied, stacks - 1, look - 1, line, compat, work_adj, move_from,
+                     move_to, move_rank):
+                kept[count] = i
+                count += 1
+            occupied = take_back_tops(card, occupied, a, b, undo)
+    if count == 0:
+        for i in range(base, end):
+            kept[count] = i
+            count += 1
+    i = kept[np.random.randint(count)]
+    return move_from[i], move_to[i]
+
+
+@njit(cache=True)
+def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, status, slots,
+               count, max_states, path):
+    """Sequential Monte Carlo (module docstring) from the winnable deal ``card0``; a position
+    of more than ``exact_stacks`` stacks is only checked for being dead (a lost but undead
+    particle lives on until a later check removes it: the estimate stays unbiased).
+
+    Returns ``(steps, keys, status, slots, count)``: ``steps[t]`` is the estimate of p_t for the
+    moves t = 0 .. stacks - 2, or ``steps[0] = -1`` when the decision search reached
+    ``max_states`` (no estimate).  The decision table is shared with other calls.
+    """
+    np.random.seed(seed)
+    n = card0.shape[0]
+    occupied0 = ZERO
+    stacks0 = 0
+    for i in range(n):
+        if card0[i] >= 0:
+            occupied0 |= ONE << np.uint64(i)
+            stacks0 += 1
+    steps = np.zeros(max(stacks0 - 1, 1), dtype=np.float64)
+    cards = np.empty((particles, n), dtype=np.int8)
+    occupied = np.empty(particles, dtype=np.uint64)
+    for j in range(particles):
+        cards[j] = card0
+        occupied[j] = occupied0
+    survivors = np.empty(particles, dtype=np.int64)
+    next_cards = np.empty_like(cards)
+    next_occupied = np.empty_like(occupied)
+    work_adj = np.zeros(n, dtype=np.uint64)
+    move_from, move_to, move_rank = move_slabs(look + 1, n * n)
+    kept = np.zeros(n * n, dtype=np.int64)
+    for t in range(stacks0 - 1):
+        stacks = stacks0 - t
+        alive_count = 0
+        for j in range(particles):
+            card = cards[j]
+            a, b = choose(card, occupied[j], stacks, look, line, compat, work_adj, move_from,
+                          move_to, move_rank, kept)
+            if a < 0:
+                continue
+            undo, occupied[j] = play_tops(card, occupied[j], a, b)
+            if stacks - 1 > exact_stacks:
+                if not cannot_merge(card, occupied[j], line, compat, work_adj):
+                    survivors[alive_count] = j
+                    alive_count += 1
+                continue
+            result, keys, status, slots, count, _ = decide(
+                card, occupied[j], stacks - 1, line, compat, True, keys, status, slots, count,
+                max_states, path)
+            if result == OPEN:
+                steps[0] = -1.0
+                return steps, keys, status, slots, count
+            if result == WINS:
+                survivors[alive_count] = j
+                alive_count += 1
+        steps[t] = alive_count / particles
+        if alive_count == 0:
+            break
+        u = np.random.random()
+        for j in range(particles):
+            src = survivors[int((j + u) * alive_count / particles)]
+            next_cards[j] = cards[src]
+            next_occupied[j] = occupied[src]
+        cards, next_cards = next_cards, cards
+        occupied, next_occupied = next_occupied, occupied
+    return steps, keys, status, slots, count
