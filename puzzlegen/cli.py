@@ -8,7 +8,7 @@ from puzzlegen.clitools import Group
 
 GAMES = {
     "stacksquared": ("puzzlegen.commands.stacksquared:cli",
-                     "StacksSquared (Birds of a Feather): solve, stats, grade, generate."),
+                     "StacksSquared (Birds of a Feather): solve, stats, grade, generate, hint."),
     "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate and show."),
     "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve a deal, win rates."),
     "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve a deal, win rates."),

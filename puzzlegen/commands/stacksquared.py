@@ -1,4 +1,5 @@
-"""``puzzlegen stacksquared``: solve, stats (here), grade and generate (stacksquared_design)."""
+"""``puzzlegen stacksquared``: solve, stats (here), grade and generate (stacksquared_design),
+hint (stacksquared_hint)."""
 from __future__ import annotations
 
 import sys
@@ -18,7 +19,9 @@ cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): a
                      lazy={"grade": ("puzzlegen.commands.stacksquared_design:grade",
                                      "Grade a deal's difficulty exactly."),
                            "generate": ("puzzlegen.commands.stacksquared_design:generate",
-                                        "Generate a puzzle pack at a difficulty level.")})
+                                        "Generate a puzzle pack at a difficulty level."),
+                           "hint": ("puzzlegen.commands.stacksquared_hint:hint",
+                                    "Safe and losing moves after the moves played so far.")})
 
 
 #: Memory a deal of a ``stats`` run takes (its task and its record, measured: about 1 kB).

@@ -1,0 +1,51 @@
+"""``puzzlegen stacksquared hint``: safe and losing moves of a position, exactly decided."""
+from __future__ import annotations
+
+import click
+
+from puzzlegen import clitools
+from puzzlegen.commands.stacksquared_design import read_deal
+from puzzlegen.grading import GradeLimit
+from puzzlegen.hints import hint as hint_of, parse_moves
+from solvers.stacksquared.rules import Position, replay
+
+
+def position_text(position: Position) -> str:
+    """The grid as r lines: each stack's top card with its size when above 1, ``--`` if empty."""
+    cells = ["--" if t is None else f"{t}" + (f"({s})" if s > 1 else "")
+             for t, s in zip(position.tops, position.sizes)]
+    width = max(len(c) for c in cells)
+    c = position.cols
+    return "\n".join(" ".join(x.ljust(width) for x in cells[i:i + c]).rstrip()
+                     for i in range(0, len(cells), c))
+
+
+@click.command()
+@click.argument("deal", required=False)
+@click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
+@click.option("--moves", default="", metavar="MOVES",
+              help='Moves played so far, e.g. "9H-TS 8H-9H" (mover-destination top cards).')
+@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Rows of the grid.")
+@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
+              help="Columns of the grid.")
+@clitools.json_option
+def hint(deal, seed, moves, rows, cols, as_json):
+    """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
+    keep it reachable (safe) and which lose, and the safe move leaving the most safe moves."""
+    the_deal = read_deal(deal, seed, rows, cols)
+    played = parse_moves(moves.split())
+    position = replay(the_deal, played)
+    try:
+        result = hint_of(the_deal, played)
+    except GradeLimit as exc:
+        raise clitools.fail(f"cannot decide this position exactly: {exc}") from None
+    if as_json:
+        clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],
+                            "stacks": position.stacks()})
+        return
+    click.echo(position_text(position))
+    click.echo(f"solvable: {'yes' if result.solvable else 'no'}")
+    click.echo("safe moves: " + (" ".join(result.safe) or "none"))
+    click.echo("losing moves: " + (" ".join(result.losing) or "none"))
+    click.echo(f"suggested: {result.suggested or 'none'}")

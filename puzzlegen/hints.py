@@ -1,0 +1,93 @@
+"""Hints for a StacksSquared position and the critical moments of a winning line.
+
+A move is *safe* when one stack is still reachable after it, *losing* otherwise; every decision
+is exact (the memoised search of :class:`puzzlegen.grading.Decider`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from puzzlegen.grading import Decider, tops
+from solvers.errors import BadInput
+from solvers.stacksquared import Deal
+from solvers.stacksquared.rules import Move, Position, replay
+
+
+@dataclass
+class Hint:
+    solvable: bool
+    safe: list[str]
+    losing: list[str]
+    suggested: str | None
+
+    def to_json(self) -> dict:
+        return {"solvable": self.solvable, "safe": self.safe, "losing": self.losing,
+                "suggested": self.suggested}
+
+
+def parse_moves(moves: Iterable[Move | str]) -> list[Move]:
+    """Moves as :class:`Move`; :class:`BadInput` names the first malformed one by its number."""
+    parsed = []
+    for number, move in enumerate(moves, 1):
+        try:
+            parsed.append(Move.parse(move) if isinstance(move, str) else move)
+        except BadInput as exc:
+            raise BadInput(f"move {number} ({str(move).strip()}) is malformed: {exc}") from None
+    return parsed
+
+
+def winnable(decider: Decider, position: Position) -> bool:
+    return decider.decide(tops(position))[0]
+
+
+def safe_moves(decider: Decider, position: Position) -> list[Move]:
+    """The legal moves after which one stack is still reachable, in legal-move order."""
+    return [m for m in position.legal_moves() if winnable(decider, position.play(m))]
+
+
+def hint(deal: Deal, moves: Iterable[Move | str] = ()) -> Hint:
+    """Replay ``moves`` from ``deal`` (:class:`BadInput` names the first illegal one) and sort
+    the legal moves there into safe and losing; ``suggested`` is the safe move leaving the most
+    safe moves after it (ties: the smallest move text), None when no move is safe."""
+    position = replay(deal, parse_moves(moves))
+    decider = Decider(deal)
+    safe = safe_moves(decider, position)
+    losing = [str(m) for m in position.legal_moves() if m not in safe]
+    suggested = min(safe, key=lambda m: (-len(safe_moves(decider, position.play(m))), str(m)),
+                    default=None)
+    return Hint(winnable(decider, position), [str(m) for m in safe], losing,
+                None if suggested is None else str(suggested))
+
+
+def critical_moments(deal: Deal) -> list[dict]:
+    """The positions of the reference winning line (as ``grade`` follows it) where more than half
+    of the legal moves lose, each as ``step`` (1-based number of the move about to be played),
+    ``stacks``, ``legal``, ``losing``, ``winning`` (the safe moves) and ``played``; [] when the
+    deal has no single-stack solution."""
+    decider = Decider(deal)
+    position = Position.start(deal)
+    won, cells = decider.decide(tops(position), reference=True)
+    moments = []
+    for step, (a, b) in enumerate(cells if won else (), 1):
+        legal = list(position.legal_moves())
+        safe = safe_moves(decider, position)
+        played = Move(position.tops[a], position.tops[b])
+        if 2 * (len(legal) - len(safe)) > len(legal):
+            moments.append({"step": step, "stacks": position.stacks(), "legal": len(legal),
+                            "losing": len(legal) - len(safe), "winning": [str(m) for m in safe],
+                            "played": str(played)})
+        position = position.play(played)
+    return moments
+
+
+def explain_lines(moments: list[dict]) -> list[str]:
+    """One sentence per critical moment, e.g. ``move 7 (9 stacks left): only 2 of 11 moves keep
+    one stack reachable: 9H-TS, 8C-8H``."""
+    lines = []
+    for m in moments:
+        wins = len(m["winning"])
+        verb = "keeps" if wins == 1 else "keep"
+        lines.append(f"move {m['step']} ({m['stacks']} stacks left): only {wins} of {m['legal']} "
+                     f"moves {verb} one stack reachable: {', '.join(m['winning'])}")
+    return lines
