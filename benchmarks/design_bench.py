@@ -1,11 +1,14 @@
-"""StacksSquared design benchmarks: grading speed, generation time, hit rate, CP-SAT vs random.
+"""StacksSquared design benchmarks: grading speed and precision, annealing against sampling,
+generation time.  Results are recorded in ``benchmarks/design.md``.
 
-Run: ``nice -n 10 python benchmarks/design_bench.py [--deals 100] [--skip-generate]``
-Results are recorded in ``benchmarks/design.md``.
+  python benchmarks/design_bench.py grade --rows 4 --cols 4 --deals 100
+  python benchmarks/design_bench.py search --rows 4 --cols 4 --level master --seconds 300
+  python benchmarks/design_bench.py generate --level expert --count 10 --jobs 2
 """
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 import tempfile
@@ -14,108 +17,113 @@ from pathlib import Path
 
 import click
 
-from puzzlegen import cpsat
+from puzzlegen import anneal
+from puzzlegen.calibration import load
 from puzzlegen.commands.stacksquared_design import generate_pack
-from puzzlegen.grading import COMPOSITE, grade, graph_figures
-from puzzlegen.stats import percentile
+from puzzlegen.constraints import NO_CONSTRAINTS
+from puzzlegen.grading import (DEFAULT_BUDGET, LEVELS, GradeLimit, estimated_hardness, grade,
+                               parse_level)
 from solvers.cards import Card
-from solvers.stacksquared import Deal, compatible, solve
+from solvers.stacksquared import Deal
+from solvers.stacksquared.symmetry import canonical
 
-ROOT = Path(__file__).resolve().parent.parent
+
+@click.group()
+def main():
+    """StacksSquared design benchmarks (JSON on stdout)."""
 
 
-def grade_speed(deals: int) -> dict:
-    grade(Deal.from_seed(1))  # warm: compile / load the numba cache
-    times = []
+@main.command("grade")
+@click.option("--rows", default=4, show_default=True)
+@click.option("--cols", default=4, show_default=True)
+@click.option("--deals", default=100, show_default=True)
+def grade_speed(rows, cols, deals):
+    """Warm grading time per deal (one core) and the look3 interval's half-width (log10)."""
+    grade(Deal.from_seed(2, rows, cols))
+    times, widths = [], []
     for seed in range(20001, 20001 + deals):
-        start = time.perf_counter()
-        grade(Deal.from_seed(seed))
-        times.append(time.perf_counter() - start)
+        deal = Deal.from_seed(seed, rows, cols)
+        start = time.process_time()
+        result = grade(deal)
+        times.append(time.process_time() - start)
+        if result.metrics["single_stack"]:
+            low, high = result.metrics["players"]["look3"]["interval"]
+            widths.append(math.log10(high / low) / 2 if low > 0 else math.inf)
     times.sort()
-    return {"deals": deals, "median_s": statistics.median(times), "p99_s": percentile(times, 99),
-            "max_s": times[-1]}
+    print(json.dumps({"grid": f"{rows}x{cols}", "deals": deals,
+                      "median_s": statistics.median(times), "mean_s": statistics.mean(times),
+                      "p90_s": times[int(0.9 * (len(times) - 1))], "max_s": times[-1],
+                      "look3_halfwidth_log10_median": statistics.median(widths)}, indent=1))
 
 
-def generate_expert() -> dict:
+def sampling(rows: int, cols: int, level: str, seconds: float) -> dict:
+    """Uniformly random deals graded (hardness first, the full grade when it qualifies) until
+    the CPU budget is spent."""
+    table = load(rows, cols)
+    cut = table["cuts"][level]
+    names = list(LEVELS)
+    upper = table["cuts"][names[names.index(level) + 1]] if level != names[-1] else math.inf
+    rng, found, tried, start = random.Random(f"sampling:{level}"), set(), 0, time.process_time()
+    while time.process_time() - start < seconds:
+        deal = Deal(rows, cols, tuple(Card.from_index(i) for i in rng.sample(range(52),
+                                                                             rows * cols)))
+        tried += 1
+        try:
+            value = estimated_hardness(deal, DEFAULT_BUDGET)
+        except GradeLimit:
+            continue
+        if value is not None and cut <= value < upper and grade(deal).level == level:
+            found.add(canonical(deal))
+    used = time.process_time() - start
+    return {"found": len(found), "deals": tried, "cpu_s": used, "per_cpu_s": len(found) / used}
+
+
+def annealing(rows: int, cols: int, level: str, seconds: float) -> dict:
+    """Annealing runs (``anneal.find``, one after another in this process) until the CPU budget
+    is spent."""
+    target = anneal.target_hardness(level, load(rows, cols))
+    found, runs, start = set(), 0, time.process_time()
+    while time.process_time() - start < seconds:
+        result = anneal.find((rows, cols, level, 2026, runs, None, target, NO_CONSTRAINTS))
+        runs += 1
+        if result is not None:
+            found.add(canonical(Deal.parse(result[0], rows, cols)))
+    used = time.process_time() - start
+    return {"found": len(found), "runs": runs, "cpu_s": used, "per_cpu_s": len(found) / used}
+
+
+@main.command("search")
+@click.option("--rows", default=4, show_default=True)
+@click.option("--cols", default=4, show_default=True)
+@click.option("--level", default="master", show_default=True)
+@click.option("--seconds", default=300.0, show_default=True, help="CPU budget per method.")
+def search(rows, cols, level, seconds):
+    """Puzzles of LEVEL found per CPU-second: annealing against sampling, same budget, same run."""
+    level = parse_level(level)
+    grade(Deal.from_seed(2, rows, cols))
+    sample = sampling(rows, cols, level, seconds)
+    anneals = annealing(rows, cols, level, seconds)
+    ratio = (anneals["per_cpu_s"] / sample["per_cpu_s"]) if sample["found"] else None
+    print(json.dumps({"grid": f"{rows}x{cols}", "level": level, "sampling": sample,
+                      "annealing": anneals, "ratio": ratio}, indent=1))
+
+
+@main.command("generate")
+@click.option("--rows", default=4, show_default=True)
+@click.option("--cols", default=4, show_default=True)
+@click.option("--level", default="expert", show_default=True)
+@click.option("--count", default=10, show_default=True)
+@click.option("--jobs", default=2, show_default=True)
+def generate(rows, cols, level, count, jobs):
+    """Wall time of ``generate`` and the levels its puzzles re-grade to."""
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        pack = generate_pack(4, 4, 10, "expert", "anneal", 7, 2, str(Path(tmp) / "x.json"))
+        pack = generate_pack(rows, cols, count, parse_level(level), "anneal", 7, jobs,
+                             str(Path(tmp) / "x.json"))
         seconds = time.perf_counter() - start
-    levels = [grade(Deal.parse(p["deal"])).level for p in pack["puzzles"]]
-    return {"seconds": seconds, "puzzles": len(levels),
-            "regraded_expert": sum(level == "expert" for level in levels)}
-
-
-def pack_vs_random() -> dict:
-    """Mean of each line figure: shipped 4x4 packs against the solvable calibration deals."""
-    rows = [json.loads(line) for line in open(ROOT / "benchmarks/design-calibration-4x4.jsonl")]
-    solvable = [r for r in rows if r["single_stack"]]
-    names = list(COMPOSITE) + ["effort", "line_edges", "odd_cards"]
-    out = {"random": {n: statistics.mean(r[n] for r in solvable) for n in names}}
-    for path in sorted(ROOT.glob("puzzles/stacksquared-4x4-*.json")):
-        puzzles = json.loads(path.read_text())["puzzles"]
-        out[path.stem] = {n: statistics.mean(p["metrics"][n] for p in puzzles) for n in names}
-    return out
-
-
-def max_partners(deal: Deal) -> int:
-    """The most compatible cards any card has in its row and column."""
-    n, cols = deal.size, deal.cols
-    return max(sum(1 for b in range(n)
-                   if b != a and (a // cols == b // cols or a % cols == b % cols)
-                   and compatible(deal.cards[a], deal.cards[b])) for a in range(n))
-
-
-def cpsat_vs_random(bounds: tuple[int, ...] = (12, 10, 8), partners: int = 2,
-                    samples: int = 100_000, built: int = 10) -> list[dict]:
-    """Solvable 4x4 deals with at most ``bound`` compatible line pairs and at most ``partners``
-    per card: how often random deals qualify (one pass of ``samples`` deals for every bound),
-    against CP-SAT constructing them directly."""
-    rng = random.Random(1)
-    hits, solvable = dict.fromkeys(bounds, 0), dict.fromkeys(bounds, 0)
-    start = time.perf_counter()
-    for _ in range(samples):
-        deal = Deal(4, 4, tuple(Card.from_index(i) for i in rng.sample(range(52), 16)))
-        edges = graph_figures(deal)["line_edges"]
-        if edges <= max(bounds) and max_partners(deal) <= partners:
-            single = bool(solve(deal, max_score=False).details["single_stack"])
-            for bound in bounds:
-                if edges <= bound:
-                    hits[bound] += 1
-                    solvable[bound] += single
-    random_seconds = time.perf_counter() - start
-    out = []
-    for bound in bounds:
-        times, made = [], 0
-        for k in range(built):
-            start = time.perf_counter()
-            deal = cpsat.construct(4, 4, random.Random(f"bench:{k}"), line_edges=bound,
-                                   max_partners=partners)
-            times.append(time.perf_counter() - start)
-            made += deal is not None and bool(solve(deal, max_score=False).details["single_stack"])
-        out.append({"bound": bound, "partners": partners, "random_samples": samples,
-                    "random_meeting_bounds": hits[bound],
-                    "random_solvable_meeting_bounds": solvable[bound],
-                    "random_seconds": random_seconds, "cpsat_built_solvable": made,
-                    "cpsat_tries": built, "cpsat_total_s": sum(times),
-                    "cpsat_median_s": statistics.median(times)})
-    return out
-
-
-@click.command()
-@click.option("--deals", default=100, show_default=True)
-@click.option("--skip-generate", is_flag=True)
-@click.option("--only-cpsat", is_flag=True, help="Run only the CP-SAT comparison.")
-def main(deals, skip_generate, only_cpsat):
-    if only_cpsat:
-        print(json.dumps({"cpsat_vs_random": cpsat_vs_random()}, indent=1))
-        return
-    report = {"grade_4x4": grade_speed(deals)}
-    if not skip_generate:
-        report["generate_10_expert_4x4"] = generate_expert()
-    report["pack_vs_random"] = pack_vs_random()
-    report["cpsat_vs_random"] = cpsat_vs_random()
-    print(json.dumps(report, indent=1))
+    levels = [grade(Deal.parse(p["deal"], rows, cols)).level for p in pack["puzzles"]]
+    print(json.dumps({"grid": f"{rows}x{cols}", "level": level, "count": count, "jobs": jobs,
+                      "seconds": seconds, "regraded_at_level": levels.count(level)}, indent=1))
 
 
 if __name__ == "__main__":

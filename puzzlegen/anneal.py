@@ -1,17 +1,23 @@
 """Simulated annealing over deals toward a difficulty level (``simanneal``), in worker processes.
 
-A state is a deal.  A neighbour swaps two cells, or swaps a cell with a card not dealt.  The
-energy is 0 when the deal's calibrated score lies in the target level's range, otherwise the
-distance in score points to that range; a deal without a single-stack solution has energy
-``UNSOLVABLE_ENERGY``.  The score is the exact one of ``puzzlegen.grading`` (line figures only:
-the whole-tree figures do not enter it), memoised per deal.  A run stops as soon as it reaches
-energy 0.
+A state is a deal; a neighbour swaps two cells or deals an undealt card in place of one, keeping
+the designer's fixed cells, required cards and theme (``puzzlegen.constraints``).  The energy is
+smooth, in units of hardness (``-log10`` of the look3 player's chance to win): for the levels
+up to expert, the distance to the level's target, a hardness well inside its band
+(``TARGET`` percentile of the calibration), so a run keeps pushing toward the heart of the level
+instead of stopping at its edge; for master, minus the hardness (the harder the better).  A deal
+without a single stack, or breaking the line-pair bound, costs ``PENALTY`` (plus the excess
+pairs).
+
+Each deal is first estimated quickly (``QUICK``: the look3 player alone with few particles); a
+deal whose quick energy beats the best figure confirmed so far is estimated again with the
+grade's own budget, and that figure is its energy, so a run never climbs on the noise of quick
+estimates and its best deal is graded as it was scored.  Memoised per canonical deal.
 
 Reproducible: attempt ``k`` of a run seeded ``s`` seeds both the neighbour choices and
-simanneal's acceptance draws (the ``random`` module) with ``(s, k)``, and the schedule
-(``T_MAX``, ``T_MIN``, ``STEPS``) is fixed, so the same seed gives the same deals whatever the
-number of workers.  ``simanneal`` installs a SIGINT handler, so annealing only ever runs in
-worker processes; Ctrl-C makes a run return its best deal at once.
+simanneal's acceptance draws (the ``random`` module of its worker process) with ``(s, k)``, so
+the same seed gives the same deals whatever the number of workers.  ``simanneal`` installs a
+SIGINT handler, so annealing only ever runs in worker processes.
 """
 from __future__ import annotations
 
@@ -20,108 +26,108 @@ import signal
 
 from simanneal import Annealer
 
-from puzzlegen.grading import LEVELS, Grade, GradeLimit, grade, line_figures, score
-from solvers.cards import Card
+from puzzlegen.constraints import Constraints, line_pairs, neighbour
+from puzzlegen.grading import (DEFAULT_BUDGET, Budget, Grade, GradeLimit, estimated_hardness,
+                               grade)
 from solvers.stacksquared import Deal
+from solvers.stacksquared.symmetry import canonical
 
-T_MAX, T_MIN, STEPS = 30.0, 0.3, 400
-UNSOLVABLE_ENERGY = 200.0
-
-
-def level_range(level: str) -> tuple[float, float]:
-    """The score range [low, high) of ``level`` (the top level includes 100)."""
-    cuts = sorted(LEVELS.values())
-    low = LEVELS[level]
-    higher = [c for c in cuts if c > low]
-    return low, higher[0] if higher else 100.0 + 1e-9
-
-
-def quick_score(deal: Deal) -> float | None:
-    """The calibrated score from the line figures; None without a single-stack solution."""
-    figures, _ = line_figures(deal)
-    return score(figures, deal.rows, deal.cols) if figures["single_stack"] else None
+#: The quick estimate: the look3 player alone, few particles.
+QUICK = Budget((0, 0, 0, 16), DEFAULT_BUDGET.exact_stacks, 2_000_000)
+#: simanneal's schedule (temperatures in hardness units) and the steps of one run.
+T_MAX, T_MIN, STEPS = 0.5, 0.01, 300
+#: Percentile of the calibration each level aims at (None: as hard as possible).
+TARGET = {"easy": 10.0, "medium": 72.0, "hard": 95.0, "expert": 99.6, "master": None}
+#: A run stops early once its confirmed energy is this close to the target.
+CLOSE = 0.02
+PENALTY = 100.0
 
 
-def energy_of(score: float | None, low: float, high: float) -> float:
-    """The annealing energy of a deal with this score (None: no single stack) for the level
-    range [low, high): 0 inside, else the distance in score points."""
-    if score is None:
-        return UNSOLVABLE_ENERGY
-    return 0.0 if low <= score < high else low - score if score < low else score - high + 0.01
+def target_hardness(level: str, table: dict) -> float | None:
+    """The hardness a level aims at on this calibration (None: as hard as possible)."""
+    if TARGET[level] is None:
+        return None
+    quantiles = table["hardness"]
+    return quantiles[round(TARGET[level] / 100.0 * (len(quantiles) - 1))]
 
 
 class DealAnnealer(Annealer):
-    """simanneal's Annealer over the card tuple of a deal."""
+    """simanneal's Annealer over the card list of a deal."""
 
-    def __init__(self, deal: Deal, level: str, rng: random.Random):
+    def __init__(self, deal: Deal, target: float | None, constraints: Constraints,
+                 rng: random.Random):
         self.rows, self.cols = deal.rows, deal.cols
-        self.low, self.high = level_range(level)
-        self.rng = rng
-        self.memo: dict[tuple, float] = {}
+        self.target, self.constraints, self.rng = target, constraints, rng
+        self.memo: dict[tuple, tuple[float, bool]] = {}
+        self.best_confirmed = float("inf")
         super().__init__(list(deal.cards))
 
     def move(self) -> None:
-        n = len(self.state)
-        a = self.rng.randrange(n)
-        if self.rng.random() < 0.5:
-            b = self.rng.randrange(n - 1)
-            b += b >= a
-            self.state[a], self.state[b] = self.state[b], self.state[a]
-        else:
-            dealt = set(self.state)
-            spare = [c for c in range(52) if Card.from_index(c) not in dealt]
-            self.state[a] = Card.from_index(self.rng.choice(spare))
+        neighbour(self.state, self.rng, self.constraints, self.rows, self.cols)
+
+    def energy_of(self, hardness: float | None) -> float:
+        if hardness is None:
+            return PENALTY
+        return -hardness if self.target is None else abs(hardness - self.target)
 
     def energy(self) -> float:
-        key = tuple(self.state)
+        deal = Deal(self.rows, self.cols, tuple(self.state))
+        bound = self.constraints.max_line_pairs
+        if bound is not None and line_pairs(deal.cards, self.rows, self.cols) > bound:
+            return PENALTY + line_pairs(deal.cards, self.rows, self.cols) - bound
+        key = canonical(deal)
         if key not in self.memo:
             try:
-                value = quick_score(Deal(self.rows, self.cols, key))
+                value = self.energy_of(estimated_hardness(deal, QUICK))
+                confirmed = False
+                if value < self.best_confirmed:
+                    value, confirmed = self.energy_of(estimated_hardness(deal, DEFAULT_BUDGET)), True
+                    self.best_confirmed = min(self.best_confirmed, value)
             except GradeLimit:
-                value = None
-            self.memo[key] = energy_of(value, self.low, self.high)
-        if self.memo[key] == 0.0:
-            self.user_exit = True  # found: simanneal stops after this step
-        return self.memo[key]
-
-
-def start_deal(rows: int, cols: int, rng: random.Random) -> Deal:
-    """A uniformly random deal."""
-    return Deal(rows, cols, tuple(Card.from_index(i) for i in rng.sample(range(52), rows * cols)))
+                value, confirmed = PENALTY, True
+            self.memo[key] = (value, confirmed)
+        value, confirmed = self.memo[key]
+        if confirmed and self.target is not None and value <= CLOSE:
+            self.user_exit = True  # on target: simanneal stops after this step
+        return value
 
 
 def attempt(job: tuple) -> str | None:
-    """One annealing run (worker function): ``job = (rows, cols, level, seed, k, start)``.
+    """One annealing run (worker function): ``job = (rows, cols, level, seed, k, start, target,
+    constraints)``; ``start`` is the starting deal's text or None for a random one meeting the
+    constraints.  Returns the text of the best deal the run reached."""
+    from puzzlegen.constraints import random_deal
 
-    ``start`` is None for a random start deal, else the starting deal's text.  Returns the
-    text of the deal reaching energy 0, or None when the run ended above 0.
-    """
-    rows, cols, level, seed, k, start = job
+    rows, cols, level, seed, k, start, target, constraints = job
     rng = random.Random(f"{seed}:{k}")
     random.seed(f"{seed}:{k}:accept")
-    deal = Deal.parse(start, rows, cols) if start else start_deal(rows, cols, rng)
-    annealer = DealAnnealer(deal, level, rng)
+    deal = Deal.parse(start, rows, cols) if start else random_deal(rows, cols, rng, constraints)
+    annealer = DealAnnealer(deal, target, constraints, rng)
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
     annealer.copy_strategy = "slice"
     state, energy = annealer.anneal()
-    if energy != 0.0:
-        return None
-    return str(Deal(rows, cols, tuple(state)))
+    return None if energy >= PENALTY else str(Deal(rows, cols, tuple(state)))
 
 
 def find(job: tuple) -> tuple[str, Grade] | None:
-    """One annealing run and the full grade of the deal it reaches (worker function), or None
-    when the run ended above energy 0 or grading the deal hit its limit."""
+    """One annealing run and the full grade of the deal it reaches (worker function): None when
+    it is not at the level asked, or breaks the constraints, or grading it hit its limit."""
     found = attempt(job)
     if found is None:
         return None
-    rows, cols = job[:2]
+    rows, cols, level = job[:3]
+    constraints = job[7]
+    deal = Deal.parse(found, rows, cols)
+    if constraints.violation(deal) is not None:
+        return None
     try:
-        return found, grade(Deal.parse(found, rows, cols))
+        graded = grade(deal)
     except GradeLimit:
         return None
+    return (found, graded) if graded.level == level else None
 
 
 def ignore_sigint() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (until simanneal takes it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+

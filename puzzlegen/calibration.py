@@ -66,21 +66,21 @@ def load(rows: int, cols: int) -> dict:
 
 
 def deal_figures(job: tuple[int, int, int]) -> dict:
-    """The difficulty figures of the random deal ``(rows, cols, seed)`` (worker function)."""
-    from puzzlegen.grading import GradeLimit, figures
+    """The hardness of the random deal ``(rows, cols, seed)`` (worker function): the look3
+    player alone, with the grade's budget, so the value is the grade's."""
+    from puzzlegen.grading import DEFAULT_BUDGET, GradeLimit, estimated_hardness
 
     rows, cols, seed = job
     start = time.perf_counter()
     try:
-        metrics, _ = figures(Deal.from_seed(seed, rows, cols), tree_states=0)
+        value = estimated_hardness(Deal.from_seed(seed, rows, cols), DEFAULT_BUDGET)
     except GradeLimit:
         return {"seed": seed, "single_stack": None, "limit": True,
-                "seconds": time.perf_counter() - start}
-    record = {"seed": seed, "single_stack": metrics["single_stack"],
+                "seconds": round(time.perf_counter() - start, 4)}
+    record = {"seed": seed, "single_stack": value is not None,
               "seconds": round(time.perf_counter() - start, 4)}
-    if metrics["single_stack"]:
-        record.update(hardness=metrics["hardness"], halfway=metrics["halfway"]["ratio"],
-                      **{f"{name}_win": p["win"] for name, p in metrics["players"].items()})
+    if value is not None:
+        record["hardness"] = value
     return record
 
 
@@ -148,8 +148,8 @@ def read_figures(path: str) -> list[dict]:
 @click.option("--from-figures", type=click.Path(exists=True, dir_okay=False),
               help="Summarise this figures file (of ROWS x COLS deals) instead of computing "
                    "deals; --deals and --seed-start are then not used.")
-@click.option("--out", type=click.Path(dir_okay=False),
-              help="Calibration file (default: the shipped one inside the installed package).")
+@clitools.out_option(help="Calibration file to write (ship it as "
+                          "puzzlegen/data/calibration-RxC.json).")
 @click.option("--resume", is_flag=True,
               help="Keep the deals already in the --figures file and compute the rest.")
 @clitools.jobs_option
@@ -160,14 +160,15 @@ def main(rows, cols, deals, seed_start, figures_out, from_figures, out, resume, 
         raise BadInput(f"calibrate {cols}x{rows} instead: a transposed grid is the same puzzle")
     if resume and not (figures_out and os.path.exists(figures_out)):
         raise BadInput("--resume needs an existing --figures file")
-    target = out or str(resources.files("puzzlegen") / "data" / file_name(rows, cols))
-    check_writable(target)
+    target = out
     if from_figures:
         records = read_figures(from_figures)
         seed_start = min((r["seed"] for r in records), default=0)
     else:
         if figures_out and not resume:
             check_writable(figures_out)
+            if os.path.exists(figures_out):
+                raise BadInput(f"{figures_out} already exists; use --resume to continue it")
         records = compute(rows, cols, deals, seed_start, jobs, figures_out, resume)
     if not any(r["single_stack"] is True for r in records):
         raise BadInput("no solvable deal among the records: nothing to calibrate on")

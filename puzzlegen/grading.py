@@ -38,6 +38,7 @@ import numpy as np
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, replay, solve
 from solvers.stacksquared import players as kernels
+from solvers.stacksquared.players import MAX_TRIES
 from solvers.stacksquared import tree
 from solvers.stacksquared.api import compat_masks, line_masks
 from solvers.stacksquared.rules import Move, Position, compatible
@@ -53,7 +54,7 @@ LEVEL_PLAYER = "look3"
 #: Levels and the lowest score (percentile of hardness among random solvable deals) of each.
 LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 90.0, "expert": 99.0, "master": 99.9}
 #: The largest game tree whose exact figures are computed.
-TREE_STATES = 20_000
+TREE_STATES = 200_000
 #: A player's chance to win below this counts as this when turned into hardness.
 FLOOR = 1e-12
 
@@ -121,14 +122,15 @@ class Decider:
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
 
     def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
-                   exact_stacks: int) -> np.ndarray:
-        """Per-move survival shares of a player (``players.win_chance``), on this table."""
-        steps, self.keys, self.status, self.slots, self.count = kernels.win_chance(
+                   exact_stacks: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per-move survival shares and surviving tries of a player (``players.win_chance``),
+        on this table."""
+        steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
             card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys, self.status,
             self.slots, self.count, self.max_states, self.path)
         if steps[0] < 0:
             raise GradeLimit(f"the decision search stored {self.max_states} states")
-        return steps
+        return steps, hits
 
 
 def tops(position: Position) -> np.ndarray:
@@ -141,14 +143,16 @@ def stream_seed(deal: Deal, *parts) -> int:
     return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
 
 
-def estimate(steps: np.ndarray, particles: int) -> dict:
+def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
     """The product of the survival shares and its 95% interval from the delta method on the
-    log: var(log p) ~ sum (1 - p_t) / (N p_t) over the steps."""
-    if np.any(steps == 0):
-        upper = 1.0 - 0.05 ** (1.0 / particles)  # no survivor at some step: one-sided bound
+    log: var(log p) ~ sum (1 - p_t) / hits_t over the steps."""
+    if np.any(hits == 0):
+        # No survivor at step t: the earlier shares times a one-sided bound for that step.
+        t = int(np.argmin(hits))
+        upper = float(np.prod(steps[:t])) * (1.0 - 0.05 ** (1.0 / (MAX_TRIES * particles)))
         return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
     value = float(np.prod(steps))
-    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / (particles * steps))))
+    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)))
     return {"win": value, "interval": [value * math.exp(-spread), min(1.0, value *
                                                                        math.exp(spread))],
             "particles": particles, "exact": False}
@@ -170,11 +174,11 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
     for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
         if particles <= 0:
             continue
-        steps = decider.win_chance(start, look, particles, stream_seed(deal, name),
-                                   budget.exact_stacks)
-        out[name] = estimate(steps, particles)
+        steps, hits = decider.win_chance(start, look, particles, stream_seed(deal, name),
+                                          budget.exact_stacks)
+        out[name] = estimate(steps, hits, particles)
         if name == "random":
-            half = estimate(steps[:deal.size // 2], particles)
+            half = estimate(steps[:deal.size // 2], hits[:deal.size // 2], particles)
             half = {"ratio": half.pop("win"), **half}
     return {"players": out, "halfway": half}
 
@@ -222,6 +226,21 @@ def first_move_figures(deal: Deal, decider: Decider) -> dict:
 def hardness(metrics: dict) -> float:
     """``-log10`` of the level player's chance to win (at least ``FLOOR``)."""
     return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
+
+
+def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
+    """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
+    single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure."""
+    canon = canonical_with_map(deal)[0]
+    decider = Decider(canon, budget.states)
+    start = tops(Position.start(canon))
+    if not decider.decide(start)[0]:
+        return None
+    look, _ = PLAYERS[LEVEL_PLAYER]
+    particles = budget.particles[list(PLAYERS).index(LEVEL_PLAYER)]
+    steps, hits = decider.win_chance(start, look, particles, stream_seed(canon, LEVEL_PLAYER),
+                                      budget.exact_stacks)
+    return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
@@ -284,11 +303,8 @@ def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> st
     """One sentence: why this level."""
     look3 = metrics["players"][LEVEL_PLAYER]["win"]
     random_win = metrics["players"]["random"]["win"]
-    share = 100.0 - score
-    where = (f"among the hardest {share:.2g}%" if share < 50
-             else f"easier than {score:.0f}% of them" if share > 50 else "median")
     return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
-            f"({where} of random solvable {rows}x{cols} deals); "
+            f"(harder than {score:g}% of random solvable {rows}x{cols} deals); "
             f"{PLAYERS['random'][1]} wins {odds(random_win)}.")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from puzzlegen.grading import Decider, tops
+from puzzlegen.grading import Decider, line_cells_to_moves, tops
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import Move, Position, replay
@@ -60,19 +60,20 @@ def hint(deal: Deal, moves: Iterable[Move | str] = ()) -> Hint:
                 None if suggested is None else str(suggested))
 
 
-def critical_moments(deal: Deal) -> list[dict]:
-    """The positions of the reference winning line (as ``grade`` follows it) where more than half
-    of the legal moves lose, each as ``step`` (1-based number of the move about to be played),
-    ``stacks``, ``legal``, ``losing``, ``winning`` (the safe moves) and ``played``; [] when the
-    deal has no single-stack solution."""
+def critical_moments(deal: Deal, line: list[Move] | None = None) -> list[dict]:
+    """The positions of the winning ``line`` (by default the decision search's reference line)
+    where more than half of the legal moves lose, each as ``step`` (1-based number of the move
+    about to be played), ``stacks``, ``legal``, ``losing``, ``winning`` (the safe moves) and
+    ``played``; [] when the deal has no single-stack solution."""
     decider = Decider(deal)
     position = Position.start(deal)
-    won, cells = decider.decide(tops(position), reference=True)
+    if line is None:
+        won, cells = decider.decide(tops(position), reference=True)
+        line = line_cells_to_moves(deal, cells) if won else []
     moments = []
-    for step, (a, b) in enumerate(cells if won else (), 1):
+    for step, played in enumerate(line, 1):
         legal = list(position.legal_moves())
         safe = safe_moves(decider, position)
-        played = Move(position.tops[a], position.tops[b])
         if 2 * (len(legal) - len(safe)) > len(legal):
             moments.append({"step": step, "stacks": position.stacks(), "legal": len(legal),
                             "losing": len(legal) - len(safe), "winning": [str(m) for m in safe],

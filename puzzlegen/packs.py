@@ -35,8 +35,8 @@ def schema() -> dict:
 def puzzle_entry(pid: str, deal: Deal, grade) -> dict:
     """One pack entry for ``deal`` and its :class:`puzzlegen.grading.Grade`."""
     return {"id": pid, "deal": str(deal), "rows": deal.rows, "cols": deal.cols,
-            "level": grade.level, "score": grade.score, "metrics": grade.metrics,
-            "solution": grade.solution}
+            "level": grade.level, "score": grade.score, "explanation": grade.explanation,
+            "metrics": grade.metrics, "solution": grade.solution}
 
 
 def build(puzzles: list[dict], method: str, seed: int | None, parameters: dict) -> dict:
@@ -104,7 +104,11 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
 
 
 def same(a, b) -> bool:
-    """Equal figures (floats to 1e-9 relative)."""
+    """Equal figures (floats to 1e-9 relative, inside lists and objects too)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, float) or isinstance(b, float):
         return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
     return a == b
@@ -134,9 +138,9 @@ def check_puzzle(entry: dict, regrade: bool) -> list[str]:
             fresh = grade(deal)
         except GradeLimit as exc:
             return problems + [f"puzzle {pid}: cannot be re-graded exactly: {exc}"]
-        for field in ("level", "score"):
-            if not same(entry[field], getattr(fresh, field)):
-                problems.append(f"puzzle {pid}: field {field}: the pack says {entry[field]!r}, "
+        for field in ("level", "score", "explanation"):
+            if not same(entry.get(field), getattr(fresh, field)):
+                problems.append(f"puzzle {pid}: field {field}: the pack says {entry.get(field)!r}, "
                                 f"re-grading gives {getattr(fresh, field)!r}")
         for name in sorted(set(entry["metrics"]) | set(fresh.metrics)):
             mine, theirs = entry["metrics"].get(name), fresh.metrics.get(name)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -11,11 +10,11 @@ import time
 
 from click.testing import CliRunner
 
-from puzzlegen import cpsat, packs
+from puzzlegen import packs
 from puzzlegen.cli import cli
-from puzzlegen.grading import figures, graph_figures
-from puzzlegen.symmetry import canonical
+from puzzlegen.constraints import parse_constraints
 from solvers.stacksquared import Deal
+from solvers.stacksquared.symmetry import canonical
 
 
 def generate(tmp_path, name, *args):
@@ -37,17 +36,27 @@ def test_same_seed_same_pack_any_jobs_and_valid(tmp_path):
     assert packs.validate(one) == []
 
 
-def test_cpsat_method(tmp_path):
-    pack = generate(tmp_path, "c.json", "--count", "2", "--level", "expert", "--method", "cpsat")
+def test_cpsat_method_keeps_the_designer_constraints(tmp_path):
+    args = ["--require", "AS KS", "--at", "r1c1=QH", "--theme", "ranks:A-Q,K",
+            "--max-line-pairs", "14"]
+    pack = generate(tmp_path, "c.json", "--count", "2", "--level", "expert", "--method", "cpsat",
+                    *args)
     assert pack["created_with"]["method"] == "cpsat"
+    constraints = parse_constraints(3, 3, "AS KS", ("r1c1=QH",), "ranks:A-Q,K", 14)
+    for entry in pack["puzzles"]:
+        assert constraints.violation(Deal.parse(entry["deal"], 3, 3)) is None
+        assert entry["level"] == "expert"
+    assert pack["created_with"]["parameters"]["constraints"]["require"] == ["AS", "KS"]
     assert packs.validate(pack) == []
 
 
-def test_cpsat_plants_a_solution_and_meets_the_edge_bound():
-    for k in range(4):
-        deal = cpsat.construct(3, 4, random.Random(k), line_edges=8)
-        assert deal is not None and graph_figures(deal)["line_edges"] <= 8
-        assert figures(deal, with_tree=False)[0]["single_stack"]
+def test_annealing_aims_at_the_heart_of_the_level(tmp_path):
+    """Medium puzzles land near the level's target percentile, not at its edges."""
+    from puzzlegen import anneal
+
+    pack = generate(tmp_path, "m.json", "--count", "3", "--level", "medium", "--seed", "2")
+    scores = [p["score"] for p in pack["puzzles"]]
+    assert all(abs(score - anneal.TARGET["medium"]) < 10 for score in scores), scores
 
 
 def test_bad_options_exit_2(tmp_path):

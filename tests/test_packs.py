@@ -94,7 +94,7 @@ def test_missing_file_exits_2():
 
 def test_shipped_packs_exist():
     names = {p.name for p in SHIPPED}
-    levels = ("easy", "medium", "hard", "expert")
+    levels = ("easy", "medium", "hard", "expert", "master")
     assert {f"stacksquared-4x4-{level}.json" for level in levels} <= names
     assert any("3x4" in name for name in names) and any("5x5" in name for name in names)
 
@@ -105,6 +105,7 @@ def test_shipped_pack_is_valid(path):
     to symmetry, the stored solution replayed, and an exact re-grade equal to the stored one."""
     pack = packs.load(path)
     assert packs.validate(pack) == []
+    assert {p["level"] for p in pack["puzzles"]} == {path.stem.split("-")[-1]}
+    assert all(p["explanation"].startswith(p["level"] + ": ") for p in pack["puzzles"])
     if "4x4" in path.name:
         assert len(pack["puzzles"]) >= 25
-        assert {p["level"] for p in pack["puzzles"]} == {path.stem.split("-")[-1]}

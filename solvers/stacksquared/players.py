@@ -12,7 +12,7 @@ the exact decision search (``tree.decide``) as the filter: particles play one mo
 after move t the share of particles still in a winnable position estimates the chance p_t of
 staying winnable given that the player was winnable before; the survivors are resampled
 (systematic) back to the full count.  The product of the p_t is an unbiased estimate of the
-chance to win, and the product of the first h of them, for the random player with h = n // 2,
+chance to win (each p_t is unbiased given the particles, see ``win_chance``), and the product of the first h of them, for the random player with h = n // 2,
 of the halfway solvability ratio (Neller and Ziegler: play randomly until half of the stacks are
 gone, then ask whether one stack is still reachable).  Rare wins (1e-8) are estimated with a few
 hundred particles because every p_t is a common event.  On large grids the exact filter starts
@@ -27,6 +27,8 @@ from solvers.stacksquared.tree import OPEN, WINS, decide, move_slabs, play_tops,
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+#: One step of ``win_chance`` makes at most this many tries per particle.
+MAX_TRIES = 16
 
 
 @njit(cache=True)
@@ -87,11 +89,16 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
                count, max_states, path):
     """Sequential Monte Carlo (module docstring) from the winnable deal ``card0``; a position
     of more than ``exact_stacks`` stacks is only checked for being dead (a lost but undead
-    particle lives on until a later check removes it: the estimate stays unbiased).
+    particle lives on until a later check removes it).
 
-    Returns ``(steps, keys, status, slots, count)``: ``steps[t]`` is the estimate of p_t for the
-    moves t = 0 .. stacks - 2, or ``steps[0] = -1`` when the decision search reached
-    ``max_states`` (no estimate).  The decision table is shared with other calls.
+    A step tries one move from a particle drawn at random, again and again, until
+    ``particles // 2`` tries have survived or ``MAX_TRIES * particles`` tries were made; its
+    survival share is then (hits - 1) / (tries - 1), or hits / tries at the cap: the unbiased
+    estimate for that sampling plan (Girshick, Mosteller and Savage 1946), so a step that few
+    moves survive (a forced move in a crowd) is still measured.  Returns ``(steps, hits, keys,
+    status, slots, count)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries of move
+    t, for t = 0 .. stacks - 2 (0 after a step no try survived), or ``steps[0] = -1`` when the
+    decision search reached ``max_states`` (no estimate).  The decision table is shared.
     """
     np.random.seed(seed)
     n = card0.shape[0]
@@ -102,49 +109,56 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
             occupied0 |= ONE << np.uint64(i)
             stacks0 += 1
     steps = np.zeros(max(stacks0 - 1, 1), dtype=np.float64)
+    hits = np.zeros(max(stacks0 - 1, 1), dtype=np.int64)
     cards = np.empty((particles, n), dtype=np.int8)
     occupied = np.empty(particles, dtype=np.uint64)
     for j in range(particles):
         cards[j] = card0
         occupied[j] = occupied0
-    survivors = np.empty(particles, dtype=np.int64)
-    next_cards = np.empty_like(cards)
-    next_occupied = np.empty_like(occupied)
+    wanted = max(2, particles // 2)
+    pool_cards = np.empty((wanted, n), dtype=np.int8)
+    pool_occupied = np.empty(wanted, dtype=np.uint64)
+    card = np.empty(n, dtype=np.int8)
     work_adj = np.zeros(n, dtype=np.uint64)
     move_from, move_to, move_rank = move_slabs(look + 1, n * n)
     kept = np.zeros(n * n, dtype=np.int64)
     for t in range(stacks0 - 1):
         stacks = stacks0 - t
         alive_count = 0
-        for j in range(particles):
-            card = cards[j]
+        tries = 0
+        while alive_count < wanted and tries < MAX_TRIES * particles:
+            tries += 1
+            j = np.random.randint(particles)
+            card[:] = cards[j]
             a, b = choose(card, occupied[j], stacks, look, line, compat, work_adj, move_from,
                           move_to, move_rank, kept)
             if a < 0:
                 continue
-            undo, occupied[j] = play_tops(card, occupied[j], a, b)
+            _, after = play_tops(card, occupied[j], a, b)
             if stacks - 1 > exact_stacks:
-                if not cannot_merge(card, occupied[j], line, compat, work_adj):
-                    survivors[alive_count] = j
-                    alive_count += 1
-                continue
-            result, keys, status, slots, count, _ = decide(
-                card, occupied[j], stacks - 1, line, compat, True, keys, status, slots, count,
-                max_states, path)
-            if result == OPEN:
-                steps[0] = -1.0
-                return steps, keys, status, slots, count
-            if result == WINS:
-                survivors[alive_count] = j
+                survives = not cannot_merge(card, after, line, compat, work_adj)
+            else:
+                result, keys, status, slots, count, _ = decide(
+                    card, after, stacks - 1, line, compat, True, keys, status, slots, count,
+                    max_states, path)
+                if result == OPEN:
+                    steps[0] = -1.0
+                    return steps, hits, keys, status, slots, count
+                survives = result == WINS
+            if survives:
+                pool_cards[alive_count] = card
+                pool_occupied[alive_count] = after
                 alive_count += 1
-        steps[t] = alive_count / particles
+        hits[t] = alive_count
+        if alive_count == wanted:
+            steps[t] = (alive_count - 1) / (tries - 1)
+        else:
+            steps[t] = alive_count / tries
         if alive_count == 0:
             break
         u = np.random.random()
         for j in range(particles):
-            src = survivors[int((j + u) * alive_count / particles)]
-            next_cards[j] = cards[src]
-            next_occupied[j] = occupied[src]
-        cards, next_cards = next_cards, cards
-        occupied, next_occupied = next_occupied, occupied
-    return steps, keys, status, slots, count
+            src = int((j + u) * alive_count / particles)
+            cards[j] = pool_cards[src]
+            occupied[j] = pool_occupied[src]
+    return steps, hits, keys, status, slots, count
