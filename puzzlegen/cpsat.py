@@ -39,14 +39,19 @@ PLAN_TRIES = 100
 MAX_MISSES = 20
 
 def compat_literal(model: cp_model.CpModel, rank, suit, a: int, b: int):
-    """A literal true exactly when the cards of cells a and b are compatible."""
+    """A literal true exactly when the cards of cells a and b are compatible (linear
+    reifications only: they propagate better than an absolute value)."""
     same_suit, near = model.NewBoolVar(f"suit{a}_{b}"), model.NewBoolVar(f"near{a}_{b}")
     model.Add(suit[a] == suit[b]).OnlyEnforceIf(same_suit)
     model.Add(suit[a] != suit[b]).OnlyEnforceIf(same_suit.Not())
-    gap = model.NewIntVar(0, 12, f"gap{a}_{b}")
-    model.AddAbsEquality(gap, rank[a] - rank[b])
-    model.Add(gap <= 1).OnlyEnforceIf(near)
-    model.Add(gap >= 2).OnlyEnforceIf(near.Not())
+    below = []  # rank[x] - rank[y] <= 1, both ways round
+    for x, y in ((a, b), (b, a)):
+        literal = model.NewBoolVar(f"below{x}_{y}")
+        model.Add(rank[x] - rank[y] <= 1).OnlyEnforceIf(literal)
+        model.Add(rank[x] - rank[y] >= 2).OnlyEnforceIf(literal.Not())
+        below.append(literal)
+    model.AddBoolAnd(below).OnlyEnforceIf(near)
+    model.AddBoolOr([lit.Not() for lit in below]).OnlyEnforceIf(near.Not())
     both = model.NewBoolVar(f"compat{a}_{b}")
     model.AddBoolOr([same_suit, near]).OnlyEnforceIf(both)
     model.AddBoolAnd([same_suit.Not(), near.Not()]).OnlyEnforceIf(both.Not())
@@ -100,8 +105,10 @@ def card_variables(model: cp_model.CpModel, n: int, constraints: Constraints):
     deck = [c.index for c in constraints.deck]
     card = [model.NewIntVarFromDomain(cp_model.Domain.FromValues(
         [constraints.at[i].index] if i in constraints.at else deck), f"card{i}") for i in range(n)]
-    rank = [model.NewIntVar(0, 12, f"rank{i}") for i in range(n)]
-    suit = [model.NewIntVar(0, 3, f"suit{i}") for i in range(n)]
+    ranks = cp_model.Domain.FromValues(sorted({c.rank - 1 for c in constraints.deck}))
+    suits = cp_model.Domain.FromValues(sorted({c.suit for c in constraints.deck}))
+    rank = [model.NewIntVarFromDomain(ranks, f"rank{i}") for i in range(n)]
+    suit = [model.NewIntVarFromDomain(suits, f"suit{i}") for i in range(n)]
     for i in range(n):
         model.Add(card[i] == 4 * rank[i] + suit[i])
     model.AddAllDifferent(card)
