@@ -65,7 +65,7 @@ class Budget:
     position may have for the players' exact filter, and the decision table's state limit."""
 
     particles: tuple[int, ...] = (48, 24, 24, 48)
-    exact_stacks: int = 12
+    exact_stacks: int = 14
     states: int = 8_000_000
 
 
