@@ -84,8 +84,11 @@ class Constraints:
 
     def to_json(self, cols: int) -> dict:
         """The constraints, for a pack's parameters (cells named ``r1c2``)."""
-        suits = None if self.suits is None else "".join(SUIT_CHARS[s] for s in sorted(self.suits))
-        ranks = None if self.ranks is None else "".join(RANK_CHARS[r - 1] for r in sorted(self.ranks))
+        suits = ranks = None
+        if self.suits is not None:
+            suits = "".join(SUIT_CHARS[s] for s in sorted(self.suits))
+        if self.ranks is not None:
+            ranks = "".join(RANK_CHARS[r - 1] for r in sorted(self.ranks))
         return {"require": [str(c) for c in sorted(self.require)],
                 "at": {cell_name(cell, cols): str(card) for cell, card in sorted(self.at.items())},
                 "suits": suits, "ranks": ranks, "max_line_pairs": self.max_line_pairs}
@@ -107,8 +110,9 @@ def parse_ranks(text: str) -> frozenset[int]:
     """``2-9``, ``A,K,Q`` or a mix such as ``A,9-K``."""
     ranks: set[int] = set()
     for item in filter(None, text.split(",")):
-        low, _, high = item.partition("-")
-        first, last = parse_rank(low), parse_rank(high) if high else parse_rank(low)
+        low, dash, high = item.partition("-")
+        first = parse_rank(low)
+        last = parse_rank(high) if dash else first
         if first > last:
             raise BadInput(f"empty rank range {item!r} in --theme: write the lower rank first")
         ranks.update(range(first, last + 1))

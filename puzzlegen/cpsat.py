@@ -4,9 +4,10 @@ A deal is one integer variable per cell (its card, all different).  The model pl
 single-stack solution: a random merge plan over the cells (each move joins two occupied cells
 in one line, never two incompatible fixed cards) fixes which dealt cards are the tops at every
 move, and each such pair must be compatible, so every constructed deal is solvable by
-construction (and is still re-verified by the exact solver before it enters a pack).  On top of the plan it enforces a designer's
-:class:`~puzzlegen.constraints.Constraints` (required cards, fixed cells, theme, at most
-``max_line_pairs`` compatible pairs sharing a row or column) and can demand:
+construction (and is still re-verified by the exact solver before it enters a pack).  On top of
+the plan it enforces a designer's :class:`~puzzlegen.constraints.Constraints` (required cards,
+fixed cells, theme, at most ``max_line_pairs`` compatible pairs sharing a row or column) and can
+demand:
 
 - ``line_edges``: a further bound on those pairs (``generate --method cpsat`` uses r*c - 2);
 - ``max_partners``: at most this many compatible cards in each card's row and column.

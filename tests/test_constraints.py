@@ -32,6 +32,7 @@ C = Card.parse
     ({"theme": "suits:"}, "malformed --theme 'suits:'"),
     ({"theme": "suits:SX"}, "malformed suit 'X'"),
     ({"theme": "ranks:2-Z"}, "malformed rank 'Z'"),
+    ({"theme": "ranks:2-"}, "malformed rank ''"),
     ({"theme": "ranks:9-2"}, "empty rank range '9-2'"),
     ({"theme": "suits:S suits:H"}, "gives suits twice"),
     ({"theme": "suits:SH", "require": "AH AC"}, "card AC is required or fixed but outside"),
@@ -69,8 +70,10 @@ def test_violation_names_each_broken_constraint():
     deal = Deal.parse("AS 2S 3S 4S 5H 6H 7H 8H 9D TD JD QD KC QC JC TC")
     assert Constraints().violation(deal) is None
     assert "r1c2 holds 2S, not the fixed KS" in Constraints(at={1: C("KS")}).violation(deal)
-    assert "required card AH is missing" in Constraints(require=frozenset({C("AH")})).violation(deal)
-    assert "card AS is outside the theme" in Constraints(ranks=frozenset(range(2, 14))).violation(deal)
+    needs_ah = Constraints(require=frozenset({C("AH")}))
+    no_aces = Constraints(ranks=frozenset(range(2, 14)))
+    assert "required card AH is missing" in needs_ah.violation(deal)
+    assert "card AS is outside the theme" in no_aces.violation(deal)
     pairs = line_pairs(deal.cards, 4, 4)
     assert Constraints(max_line_pairs=pairs).violation(deal) is None
     assert f"{pairs} compatible line pairs" in Constraints(max_line_pairs=pairs - 1).violation(deal)
