@@ -81,7 +81,8 @@ class DealAnnealer(Annealer):
                 value = self.energy_of(estimated_hardness(deal, QUICK))
                 confirmed = False
                 if value < self.best_confirmed:
-                    value, confirmed = self.energy_of(estimated_hardness(deal, DEFAULT_BUDGET)), True
+                    full = estimated_hardness(deal, DEFAULT_BUDGET)
+                    value, confirmed = self.energy_of(full), True
                     self.best_confirmed = min(self.best_confirmed, value)
             except GradeLimit:
                 value, confirmed = PENALTY, True

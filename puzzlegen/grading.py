@@ -16,7 +16,8 @@ Figures (``metrics`` in JSON):
   fits and the value was computed exactly).
 - ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
   stacks are gone, then one stack still reachable), with interval and sample size.
-- ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states, else ``"limit"``;
+- ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states (by default
+  ``TREE_STATES`` for grids of at most ``TREE_CELLS`` cells, else none), else ``"limit"``;
   then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
   positions, where more than half of the moves lose, on any winning line), else ``null``.
 - ``odd_cards``, ``flocks``, ``compat_edges``, ``line_edges``: the compatibility graph.
@@ -53,8 +54,10 @@ PLAYERS = {"random": (0, "a player who moves at random"),
 LEVEL_PLAYER = "look3"
 #: Levels and the lowest score (percentile of hardness among random solvable deals) of each.
 LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 90.0, "expert": 99.0, "master": 99.9}
-#: The largest game tree whose exact figures are computed.
+#: The largest game tree whose exact figures are computed, by default only for grids of at most
+#: ``TREE_CELLS`` cells (a larger tree almost never fits: the attempt would only cost time).
 TREE_STATES = 200_000
+TREE_CELLS = 12
 #: A player's chance to win below this counts as this when turned into hardness.
 FLOOR = 1e-12
 
@@ -126,8 +129,8 @@ class Decider:
         """Per-move survival shares and surviving tries of a player (``players.win_chance``),
         on this table."""
         steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
-            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys, self.status,
-            self.slots, self.count, self.max_states, self.path)
+            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys,
+            self.status, self.slots, self.count, self.max_states, self.path)
         if steps[0] < 0:
             raise GradeLimit(f"the decision search stored {self.max_states} states")
         return steps, hits
@@ -153,12 +156,12 @@ def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
         return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
     value = float(np.prod(steps))
     spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)))
-    return {"win": value, "interval": [value * math.exp(-spread), min(1.0, value *
-                                                                       math.exp(spread))],
-            "particles": particles, "exact": False}
+    interval = [value * math.exp(-spread), min(1.0, value * math.exp(spread))]
+    return {"win": value, "interval": interval, "particles": particles, "exact": False}
 
 
 def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
+    """The kernel's (mover cell, destination cell) line named by top cards."""
     position, moves = Position.start(deal), []
     for a, b in cells:
         move = Move(position.tops[a], position.tops[b])
@@ -244,7 +247,7 @@ def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
-                      tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
+                      tree_states: int | None = None) -> tuple[dict, list[Move]]:
     """Every figure of the canonical deal ``canon`` and its reference solution (or, without a
     single stack, a line reaching the maximum score).  A disagreement between the decision
     search and the solver is a bug: ``AssertionError``."""
@@ -264,6 +267,8 @@ def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
         raise AssertionError(f"the reference solution of {canon} does not end in one stack")
     metrics.update(first_move_figures(canon, decider))
     metrics.update(player_figures(canon, decider, budget))
+    if tree_states is None:
+        tree_states = TREE_STATES if canon.size <= TREE_CELLS else 0
     exact = tree_figures(canon, tree_states)
     if exact["tree"] == "exact":
         metrics["players"]["random"] = {"win": exact["random_win"], "interval": [
@@ -277,7 +282,7 @@ def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
 
 
 def figures(deal: Deal, budget: Budget = DEFAULT_BUDGET,
-            tree_states: int = TREE_STATES) -> tuple[dict, list[Move]]:
+            tree_states: int | None = None) -> tuple[dict, list[Move]]:
     """Every figure of ``deal`` (computed on its canonical form) and its solution, in the
     deal's own cards."""
     canon, card_map = canonical_with_map(deal)
@@ -308,7 +313,7 @@ def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> st
             f"{PLAYERS['random'][1]} wins {odds(random_win)}.")
 
 
-def grade(deal: Deal, budget: Budget = DEFAULT_BUDGET, tree_states: int = TREE_STATES,
+def grade(deal: Deal, budget: Budget = DEFAULT_BUDGET, tree_states: int | None = None,
           with_critical: bool = False) -> Grade:
     """The grade of ``deal``: level, score, explanation, figures and a solution."""
     from puzzlegen.calibration import load, score_of

@@ -74,7 +74,8 @@ class Tree:
             compat = parts(cells, lambda a, b: compatible(tops[a], tops[b]))
             if len(compat) > 1:
                 return True
-            return len(parts(cells, lambda a, b: a // cols == b // cols or a % cols == b % cols)) > 1
+            same_line = lambda a, b: a // cols == b // cols or a % cols == b % cols  # noqa: E731
+            return len(parts(cells, same_line)) > 1
 
         return splits([i for i, t in enumerate(tops) if t is not None])
 

@@ -13,7 +13,8 @@ from puzzlegen import clitools, packs
 from puzzlegen.constraints import (NO_CONSTRAINTS, Constraints, constraint_options,
                                    parse_constraints)
 from puzzlegen.fileio import write_atomic
-from puzzlegen.grading import LEVELS, TREE_STATES, GradeLimit, grade as grade_deal, parse_level
+from puzzlegen.grading import (LEVELS, TREE_CELLS, TREE_STATES, GradeLimit, grade as grade_deal,
+                               parse_level)
 from solvers.stacksquared.symmetry import canonical
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
@@ -36,9 +37,10 @@ def read_deal(deal: str | None, seed: int | None, rows: int, cols: int) -> Deal:
               help="Rows of the grid.")
 @click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
               help="Columns of the grid.")
-@click.option("--tree-states", type=click.IntRange(0), default=TREE_STATES, show_default=True,
-              help="Compute the exact whole-tree figures when the game tree fits this many "
-                   "stored states (a 4x4 tree needs millions: minutes and gigabytes).")
+@click.option("--tree-states", type=click.IntRange(0), default=None,
+              help=f"Compute the exact whole-tree figures when the game tree fits this many "
+                   f"stored states [default: {TREE_STATES:,} for grids of at most {TREE_CELLS} "
+                   f"cells, else 0: a 4x4 tree needs millions, minutes and gigabytes].")
 @click.option("--explain", is_flag=True,
               help="Also list the critical moments of the solution: the positions where most "
                    "moves lose.")
@@ -71,7 +73,8 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
     metrics = dict(result.metrics)
     for name, figure in metrics.pop("players", {}).items():
         low, high = figure["interval"]
-        how = "exact" if figure["exact"] else f"95% {low:.3g}..{high:.3g}, {figure['particles']} particles"
+        how = ("exact" if figure["exact"]
+               else f"95% {low:.3g}..{high:.3g}, {figure['particles']} particles")
         click.echo(f"  {name + ' wins':20} {figure['win']:.4g} ({how})")
     half = metrics.pop("halfway", None)
     if half:

@@ -12,10 +12,11 @@ the exact decision search (``tree.decide``) as the filter: particles play one mo
 after move t the share of particles still in a winnable position estimates the chance p_t of
 staying winnable given that the player was winnable before; the survivors are resampled
 (systematic) back to the full count.  The product of the p_t is an unbiased estimate of the
-chance to win (each p_t is unbiased given the particles, see ``win_chance``), and the product of the first h of them, for the random player with h = n // 2,
-of the halfway solvability ratio (Neller and Ziegler: play randomly until half of the stacks are
-gone, then ask whether one stack is still reachable).  Rare wins (1e-8) are estimated with a few
-hundred particles because every p_t is a common event.  On large grids the exact filter starts
+chance to win (each p_t is unbiased given the particles, see ``win_chance``), and the product
+of the first h of them, for the random player with h = n // 2, of the halfway solvability ratio
+(Neller and Ziegler: play randomly until half of the stacks are gone, then ask whether one
+stack is still reachable).  Rare wins (1e-8) are estimated with a few dozen particles because
+every p_t is a common event.  On large grids the exact filter starts
 once few enough stacks are left (``exact_stacks``), and before that only dead positions are
 removed.
 """

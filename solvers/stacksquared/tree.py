@@ -15,8 +15,8 @@ own descendant).  Per state:
 
 * ``win``: a single stack is reachable;
 * ``prob``: the chance that a player picking uniformly among legal moves ends in one stack;
-* ``half``: for states up to move ``h = n // 2`` (half of the stacks gone), the chance that such a player is still in a
-  winnable state after move ``h``;
+* ``half``: for states up to move ``h = n // 2`` (half of the stacks gone), the chance that
+  such a player is still in a winnable state after move ``h``;
 * ``sols``: the number of distinct winning move sequences (float64, exact below 2**53);
 * ``crit``: the fewest critical states (more than half of the legal moves lose) on a winning line.
 
@@ -282,7 +282,7 @@ def mistakes(keys, win, line, compat):
     return lost
 
 
-# Status of a state in the decision table of ``line_figures``.
+# Status of a state in the decision table of ``decide``.
 OPEN = 0
 WINS = 1
 LOSES = 2
