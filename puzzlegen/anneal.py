@@ -5,7 +5,8 @@ the designer's fixed cells, required cards and theme (``puzzlegen.constraints``)
 smooth, in units of hardness (``-log10`` of the look3 player's chance to win): for the levels
 up to expert, the distance to the level's target, a hardness well inside its band
 (``TARGET`` percentile of the calibration), so a run keeps pushing toward the heart of the level
-instead of stopping at its edge; for master, minus the hardness (the harder the better).  A deal
+instead of stopping at its edge; for master, how far the deal is below ``MASTER_MARGIN`` past the
+master cut (3 times rarer than the cut; any harder deal is on target).  A deal
 without a single stack, or breaking the line-pair bound, costs ``PENALTY`` (plus the excess
 pairs).
 
@@ -36,17 +37,19 @@ from solvers.stacksquared.symmetry import canonical
 QUICK = Budget((0, 0, 0, 16), DEFAULT_BUDGET.exact_stacks, 2_000_000)
 #: simanneal's schedule (temperatures in hardness units) and the steps of one run.
 T_MAX, T_MIN, STEPS = 0.5, 0.01, 300
-#: Percentile of the calibration each level aims at (None: as hard as possible).
-TARGET = {"easy": 10.0, "medium": 72.0, "hard": 95.0, "expert": 99.6, "master": None}
+#: Percentile of the calibration each level aims at (master: ``MASTER_MARGIN`` harder than its
+#: cut, and any harder deal is on target too).
+TARGET = {"easy": 10.0, "medium": 72.0, "hard": 95.0, "expert": 99.6, "master": 100.0}
+MASTER_MARGIN = 0.5
 #: A run stops early once its confirmed energy is this close to the target.
 CLOSE = 0.02
 PENALTY = 100.0
 
 
-def target_hardness(level: str, table: dict) -> float | None:
-    """The hardness a level aims at on this calibration (None: as hard as possible)."""
-    if TARGET[level] is None:
-        return None
+def target_hardness(level: str, table: dict) -> float:
+    """The hardness a level aims at on this calibration."""
+    if level == "master":
+        return table["cuts"]["master"] + MASTER_MARGIN
     quantiles = table["hardness"]
     return quantiles[round(TARGET[level] / 100.0 * (len(quantiles) - 1))]
 
@@ -54,10 +57,11 @@ def target_hardness(level: str, table: dict) -> float | None:
 class DealAnnealer(Annealer):
     """simanneal's Annealer over the card list of a deal."""
 
-    def __init__(self, deal: Deal, target: float | None, constraints: Constraints,
+    def __init__(self, deal: Deal, target: float, at_least: bool, constraints: Constraints,
                  rng: random.Random):
         self.rows, self.cols = deal.rows, deal.cols
-        self.target, self.constraints, self.rng = target, constraints, rng
+        self.target, self.at_least = target, at_least
+        self.constraints, self.rng = constraints, rng
         self.memo: dict[tuple, tuple[float, bool]] = {}
         self.best_confirmed = float("inf")
         super().__init__(list(deal.cards))
@@ -68,7 +72,9 @@ class DealAnnealer(Annealer):
     def energy_of(self, hardness: float | None) -> float:
         if hardness is None:
             return PENALTY
-        return -hardness if self.target is None else abs(hardness - self.target)
+        if self.at_least:
+            return max(0.0, self.target - hardness)
+        return abs(hardness - self.target)
 
     def energy(self) -> float:
         deal = Deal(self.rows, self.cols, tuple(self.state))
@@ -88,7 +94,7 @@ class DealAnnealer(Annealer):
                 value, confirmed = PENALTY, True
             self.memo[key] = (value, confirmed)
         value, confirmed = self.memo[key]
-        if confirmed and self.target is not None and value <= CLOSE:
+        if confirmed and value <= CLOSE:
             self.user_exit = True  # on target: simanneal stops after this step
         return value
 
@@ -103,7 +109,7 @@ def attempt(job: tuple) -> str | None:
     rng = random.Random(f"{seed}:{k}")
     random.seed(f"{seed}:{k}:accept")
     deal = Deal.parse(start, rows, cols) if start else random_deal(rows, cols, rng, constraints)
-    annealer = DealAnnealer(deal, target, constraints, rng)
+    annealer = DealAnnealer(deal, target, level == "master", constraints, rng)
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
     annealer.copy_strategy = "slice"
     state, energy = annealer.anneal()

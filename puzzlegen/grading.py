@@ -301,7 +301,7 @@ def odds(p: float) -> str:
         return "never in the games simulated"
     if p >= 0.1:
         return f"about {100 * p:.0f}% of games"
-    return f"about 1 game in {1 / p:,.{0 if 1 / p >= 100 else 1}f}"
+    return f"about 1 game in {float(f'{1 / p:.2g}'):,.0f}"  # two significant digits
 
 
 def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> str:

@@ -171,12 +171,9 @@ def check(path: tuple[str, ...], args: list[str], stdin: bytes, in_bytes: bytes,
         assert after.keys() == before.keys(), f"{what} failed but left {set(after) - set(before)}"
 
 
-#: Commands that still fail the fuzz, in files another engineer owns (see issue 16).  Not
-#: strict: whether a run of the fuzz meets the failure can depend on timing.
-KNOWN = {("puzzlegen", "stacksquared", "generate"):
-         "--out replaces an existing file without --force (use clitools.out_option)",
-         forked.CALIBRATION: "--out replaces an existing file without --force, and no --out "
-                             "writes into the installed package (use clitools.out_option)"}
+#: Commands that still fail the fuzz (none now).  Not strict: whether a run of the fuzz meets
+#: the failure can depend on timing.
+KNOWN: dict[tuple[str, ...], str] = {}
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=KNOWN[p]))
