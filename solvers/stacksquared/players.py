@@ -24,10 +24,9 @@ import numpy as np
 from numba import njit
 
 from solvers.stacksquared.kernel import cannot_merge, generate_moves
-from solvers.stacksquared.tree import OPEN, WINS, decide, move_slabs, play_tops, take_back_tops
+from solvers.stacksquared.tree import (OPEN, WINS, decide, move_slabs, occupancy, play_tops,
+                                       take_back_tops)
 
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
 #: One step of ``win_chance`` makes at most this many tries per particle.
 MAX_TRIES = 16
 
@@ -103,12 +102,7 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
     """
     np.random.seed(seed)
     n = card0.shape[0]
-    occupied0 = ZERO
-    stacks0 = 0
-    for i in range(n):
-        if card0[i] >= 0:
-            occupied0 |= ONE << np.uint64(i)
-            stacks0 += 1
+    occupied0, stacks0 = occupancy(card0)
     steps = np.zeros(max(stacks0 - 1, 1), dtype=np.float64)
     hits = np.zeros(max(stacks0 - 1, 1), dtype=np.int64)
     cards = np.empty((particles, n), dtype=np.int8)

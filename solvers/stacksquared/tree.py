@@ -48,6 +48,18 @@ def move_slabs(levels, per_level):
             np.zeros(size, dtype=np.int64))
 
 
+@njit(cache=True)
+def occupancy(card):
+    """The occupied cells of ``card`` as a bitmask, and how many there are."""
+    occupied = ZERO
+    stacks = 0
+    for i in range(card.shape[0]):
+        if card[i] >= 0:
+            occupied |= ONE << np.uint64(i)
+            stacks += 1
+    return occupied, stacks
+
+
 @njit(cache=True, inline="always")
 def play_tops(card, occupied, a, b):
     """Move the stack at cell ``a`` onto cell ``b`` (tops only); returns (undo, occupied)."""
@@ -111,12 +123,7 @@ def explore(card0, line, compat, max_states):
     n = card0.shape[0]
     card = card0.copy()
     size = np.zeros(n, dtype=np.int64)
-    occupied = ZERO
-    stacks0 = 0
-    for i in range(n):
-        if card[i] >= 0:
-            occupied |= ONE << np.uint64(i)
-            stacks0 += 1
+    occupied, stacks0 = occupancy(card)
     halfway = stacks0 // 2
     width = (n + 7) >> 3
     key = np.zeros(width, dtype=np.uint64)
