@@ -61,7 +61,8 @@ def load(rows: int, cols: int) -> dict:
     path = resources.files("puzzlegen") / "data" / file_name(rows, cols)
     if not path.is_file():
         raise BadInput(f"no difficulty calibration for {rows}x{cols} grids; build one with "
-                       f"python -m puzzlegen.calibration --rows {rows} --cols {cols}")
+                       f"python -m puzzlegen.calibration --rows {rows} --cols {cols} "
+                       f"--out puzzlegen/data/{file_name(rows, cols)} (docs/design.md)")
     return json.loads(path.read_text())
 
 
