@@ -41,7 +41,7 @@ from solvers.stacksquared import Deal, replay, solve
 from solvers.stacksquared import players as kernels
 from solvers.stacksquared.players import MAX_TRIES
 from solvers.stacksquared import tree
-from solvers.stacksquared.api import compat_masks, line_masks
+from solvers.stacksquared.api import cells_to_moves, compat_masks, line_masks
 from solvers.stacksquared.rules import Move, Position, compatible
 from solvers.stacksquared.symmetry import canonical_with_map
 
@@ -161,13 +161,15 @@ def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
 
 
 def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
-    """The kernel's (mover cell, destination cell) line named by top cards."""
-    position, moves = Position.start(deal), []
-    for a, b in cells:
-        move = Move(position.tops[a], position.tops[b])
-        moves.append(move)
-        position = position.play(move)
-    return moves
+    """The decision search's (mover cell, destination cell) line, named by top cards."""
+    froms = np.array([a for a, _ in cells], dtype=np.int64)
+    tos = np.array([b for _, b in cells], dtype=np.int64)
+    return cells_to_moves(Position.start(deal), froms, tos)
+
+
+def safe_moves(decider: Decider, position: Position) -> list[Move]:
+    """The legal moves after which one stack is still reachable, in legal-move order."""
+    return [m for m in position.legal_moves() if decider.decide(tops(position.play(m)))[0]]
 
 
 def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
@@ -222,7 +224,7 @@ def graph_figures(deal: Deal) -> dict:
 def first_move_figures(deal: Deal, decider: Decider) -> dict:
     position = Position.start(deal)
     legal = list(position.legal_moves())
-    wins = sum(decider.decide(tops(position.play(m)))[0] for m in legal)
+    wins = len(safe_moves(decider, position))
     return {"first_moves": len(legal), "winning_first_share": wins / len(legal) if legal else 1.0}
 
 

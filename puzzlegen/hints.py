@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from puzzlegen.grading import Decider, line_cells_to_moves, tops
+from puzzlegen.grading import Decider, line_cells_to_moves, safe_moves, tops
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import Move, Position, replay
@@ -39,11 +39,6 @@ def parse_moves(moves: Iterable[Move | str]) -> list[Move]:
 
 def winnable(decider: Decider, position: Position) -> bool:
     return decider.decide(tops(position))[0]
-
-
-def safe_moves(decider: Decider, position: Position) -> list[Move]:
-    """The legal moves after which one stack is still reachable, in legal-move order."""
-    return [m for m in position.legal_moves() if winnable(decider, position.play(m))]
 
 
 def hint(deal: Deal, moves: Iterable[Move | str] = ()) -> Hint:
