@@ -1,0 +1,176 @@
+"""The game contract every game fills, and the registry of games.
+
+In the spirit of Simon Tatham's ``struct game``: each game package exports one object, ``GAME``
+in its ``game`` module, and puzzlegen drives every game through it alone.
+
+:class:`Game` is the playing part: rules (named variants), deals, moves, an independent
+``replay`` and an exact ``solve`` honouring :class:`~solvers.result.Limits` (``states`` bounds
+memory, ``nodes`` work, ``seconds`` time, with the same meaning in every game).
+:class:`Designable` adds what the design pipeline needs (``puzzlegen.grading``,
+``puzzlegen.calibration``, ``puzzlegen.anneal``, ``puzzlegen.packs``): a canonical form over the
+game's symmetries, a neighbour move over deals, the hardness a level rests on and the figures
+that explain it.
+
+Adding a game is one package with a ``game`` module plus one line in :data:`REGISTRY`.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from solvers.errors import BadInput
+from solvers.result import Limits, SolveResult
+
+#: Game name -> module holding its ``GAME`` object (imported on first use).
+REGISTRY = {
+    "stacksquared": "solvers.stacksquared.game",
+    "agnes": "solvers.agnes.game",
+    "montana": "solvers.montana.game",
+    "stackmgmt": "solvers.stackmgmt.game",
+    "spider": "solvers.spider.game",
+}
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What an independent replay of a line of play reached: ``won`` and the game's ``value``
+    of the end position (cards home, locked, the score...)."""
+
+    won: bool
+    value: int
+
+
+@dataclass
+class Figures:
+    """A deal's difficulty: ``metrics`` (JSON-ready, with ``hardness``: higher is harder,
+    identical for every symmetric copy), a winning ``solution`` in the deal's own terms, and
+    ``won`` (False: no win exists; the level is then ``unsolvable``)."""
+
+    won: bool
+    metrics: dict[str, Any]
+    solution: list = field(default_factory=list)
+
+
+class Game(ABC):
+    """A game as puzzlegen sees it.  ``rules`` objects are the game's own (hashable); deals and
+    moves are the game's own objects; text forms round-trip."""
+
+    #: Registry key, CLI group and the pack's ``game``.
+    name: str = ""
+    #: The rules used when none are named.
+    default_rules: str = ""
+
+    @abstractmethod
+    def variants(self) -> list[str]:
+        """Rule names a user may give (every one parses); a game with open-ended parameters
+        lists its usual ones."""
+
+    @abstractmethod
+    def parse_rules(self, text: str) -> Any:
+        """The rules named ``text``; :class:`BadInput` naming the choices otherwise."""
+
+    @abstractmethod
+    def format_rules(self, rules: Any) -> str:
+        """The name of ``rules``: ``parse_rules(format_rules(r)) == r``."""
+
+    @abstractmethod
+    def parse_deal(self, text: str, rules: Any) -> Any:
+        """A deal from its text; :class:`BadInput` (one sentence) for a bad one."""
+
+    @abstractmethod
+    def format_deal(self, deal: Any) -> str:
+        """The deal's text: ``parse_deal(format_deal(d), rules) == d``."""
+
+    @abstractmethod
+    def deal_from_seed(self, seed: int, rules: Any) -> Any:
+        """The deal numbered ``seed`` (the game's documented shuffle)."""
+
+    def random_deal(self, rng: random.Random, rules: Any) -> Any:
+        """A uniformly random deal (by default the deal of a random seed)."""
+        return self.deal_from_seed(rng.randrange(2 ** 31), rules)
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """A move from the text ``format_move`` prints; :class:`BadInput` otherwise."""
+
+    def format_move(self, move: Any) -> str:
+        return str(move)
+
+    @abstractmethod
+    def replay(self, deal: Any, rules: Any, moves: list) -> Replayed:
+        """Play ``moves`` from the deal by the rules module; :class:`BadInput` naming the first
+        illegal move."""
+
+    @abstractmethod
+    def solve(self, deal: Any, rules: Any, limits: Limits) -> SolveResult:
+        """Exact: ``solved`` with a winning line, ``unsolvable``, or ``limit``."""
+
+    def puzzle_fields(self, deal: Any, rules: Any) -> dict:
+        """Extra fields of a pack entry (StacksSquared: ``rows``, ``cols``)."""
+        return {}
+
+    def replay_text(self, deal: Any, rules: Any, moves: list[str]) -> Replayed:
+        """``replay`` of moves given as text; :class:`BadInput` naming a bad one."""
+        return self.replay(deal, rules, [self.parse_move(m) for m in moves])
+
+
+class Designable(Game):
+    """A game the design pipeline can grade, calibrate, generate and pack."""
+
+    #: The figure of ``metrics`` that no level is built on, for the separation check
+    #: (e.g. a simple player's chance to win): higher means easier.
+    check_figure: str = ""
+
+    @abstractmethod
+    def canonical(self, deal: Any, rules: Any) -> Any:
+        """The representative of the deal's symmetry class: equal for every symmetric copy."""
+
+    @abstractmethod
+    def symmetric_copy(self, deal: Any, rules: Any, rng: random.Random) -> Any:
+        """A random symmetric copy of ``deal`` (the same puzzle), for invariance tests."""
+
+    @abstractmethod
+    def neighbour(self, deal: Any, rules: Any, rng: random.Random) -> Any:
+        """A deal one small change away (annealing's move), valid under ``rules``."""
+
+    @abstractmethod
+    def hardness(self, deal: Any, rules: Any, quick: bool = False) -> float | None:
+        """The figure levels rest on (None when the deal cannot be won); ``quick`` may trade
+        accuracy for time (annealing's first look); the full value equals
+        ``figures(...).metrics["hardness"]``."""
+
+    @abstractmethod
+    def figures(self, deal: Any, rules: Any) -> Figures:
+        """Every difficulty figure of ``deal``, computed so that symmetric copies agree."""
+
+    @abstractmethod
+    def explain(self, level: str, score: float, metrics: dict, rules: Any) -> str:
+        """One sentence for people: why this level."""
+
+    def calibration_key(self, rules: Any) -> str:
+        """The name of the rules' calibration (one table per key)."""
+        return self.format_rules(rules)
+
+
+_games: dict[str, Game] = {}
+
+
+def get(name: str) -> Game:
+    """The registered game ``name``; :class:`BadInput` naming the games otherwise."""
+    if name not in REGISTRY:
+        raise BadInput(f"unknown game {name!r}: choose one of {', '.join(REGISTRY)}")
+    if name not in _games:
+        _games[name] = importlib.import_module(REGISTRY[name]).GAME
+    return _games[name]
+
+
+def names() -> list[str]:
+    return list(REGISTRY)
+
+
+def designable() -> list[str]:
+    """The registered games the design pipeline serves."""
+    return [n for n in REGISTRY if isinstance(get(n), Designable)]
