@@ -7,3 +7,7 @@ Anything a user typed or a file held that cannot be a valid deal, board or optio
 
 class BadInput(ValueError):
     """Input that cannot be a valid deal, board, file or option; the message says why."""
+
+
+class LimitReached(Exception):
+    """A search inside an analysis (grading, figures) hit its limit: no figure is claimed."""
