@@ -18,21 +18,22 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from puzzlegen.calibration import load  # noqa: E402
-from puzzlegen.grading import LEVELS, PLAYERS  # noqa: E402
+from puzzlegen.grading import LEVELS, load  # noqa: E402
+from solvers.stacksquared.difficulty import PLAYERS  # noqa: E402
+from solvers.stacksquared.game import GAME, Grid  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def hardness_plot() -> None:
-    files = sorted((ROOT / "benchmarks/calibration").glob("*.jsonl"))
+    files = sorted((ROOT / "benchmarks/calibration").glob("[0-9]*x*.jsonl")  # StacksSquared grids)
     fig, axes = plt.subplots(1, len(files), figsize=(4 * len(files), 3.2), sharey=True)
     for ax, path in zip(np.atleast_1d(axes), files):
         rows, cols = map(int, path.stem.split("x"))
         values = [r["hardness"] for r in map(json.loads, path.open()) if r.get("hardness")]
         ax.hist(values, bins=60, color="#6a8caf")
         ax.set_yscale("log")
-        for name, cut in load(rows, cols)["cuts"].items():
+        for name, cut in load(GAME, Grid(rows, cols))["cuts"].items():
             if LEVELS[name] > 0:
                 ax.axvline(cut, color="#b03a2e", lw=0.8)
                 ax.text(cut, ax.get_ylim()[1] * 0.5, name, rotation=90, fontsize=7)

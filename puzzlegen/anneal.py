@@ -1,19 +1,18 @@
-"""Simulated annealing over deals toward a difficulty level (``simanneal``), in worker processes.
+"""Simulated annealing over the deals of any game toward a difficulty level (``simanneal``).
 
-A state is a deal; a neighbour swaps two cells or deals an undealt card in place of one, keeping
-the designer's fixed cells, required cards and theme (``puzzlegen.constraints``).  The energy is
-smooth, in units of hardness (``-log10`` of the look3 player's chance to win): for the levels
-up to expert, the distance to the level's target, a hardness well inside its band
-(``TARGET`` percentile of the calibration), so a run keeps pushing toward the heart of the level
-instead of stopping at its edge; for master, how far the deal is below ``MASTER_MARGIN`` past the
-master cut (3 times rarer than the cut; any harder deal is on target).  A deal
-without a single stack, or breaking the line-pair bound, costs ``PENALTY`` (plus the excess
-pairs).
+A state is a deal; a move is the game's ``neighbour`` (or, for StacksSquared with designer
+constraints, the constraints' ``step``, which keeps fixed cells, required cards and the theme).
+The energy is smooth, in units of the game's hardness: for the levels up to expert, the distance
+to the level's target, a hardness well inside its band (``TARGET`` percentile of the
+calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
+edge; for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any harder
+deal is on target).  A deal that cannot be won, or breaks a constraint's bound, costs
+``PENALTY`` (plus the constraint's excess).
 
-Each deal is first estimated quickly (``QUICK``: the look3 player alone with few particles); a
-deal whose quick energy beats the best figure confirmed so far is estimated again with the
-grade's own budget, and that figure is its energy, so a run never climbs on the noise of quick
-estimates and its best deal is graded as it was scored.  Memoised per canonical deal.
+Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
+energy beats the best figure confirmed so far is estimated again in full, and that figure is its
+energy, so a run never climbs on the noise of quick estimates and its best deal is graded as it
+was scored.  Memoised per canonical deal.
 
 Reproducible: attempt ``k`` of a run seeded ``s`` seeds both the neighbour choices and
 simanneal's acceptance draws (the ``random`` module of its worker process) with ``(s, k)``, so
@@ -27,14 +26,10 @@ import signal
 
 from simanneal import Annealer
 
-from puzzlegen.constraints import Constraints, line_pairs, neighbour
-from puzzlegen.grading import (DEFAULT_BUDGET, Budget, Grade, GradeLimit, estimated_hardness,
-                               grade)
-from solvers.stacksquared import Deal
-from solvers.stacksquared.symmetry import canonical
+from puzzlegen.grading import Grade, grade
+from solvers import game as games
+from solvers.errors import LimitReached
 
-#: The quick estimate: the look3 player alone, few particles.
-QUICK = Budget((0, 0, 0, 16), DEFAULT_BUDGET.exact_stacks, 2_000_000)
 #: simanneal's schedule (temperatures in hardness units) and the steps of one run.
 T_MAX, T_MIN, STEPS = 0.5, 0.01, 300
 #: Percentile of the calibration each level aims at (master: ``MASTER_MARGIN`` harder than its
@@ -55,19 +50,22 @@ def target_hardness(level: str, table: dict) -> float:
 
 
 class DealAnnealer(Annealer):
-    """simanneal's Annealer over the card list of a deal."""
+    """simanneal's Annealer over the deals of one game and rules."""
 
-    def __init__(self, deal: Deal, target: float, at_least: bool, constraints: Constraints,
-                 rng: random.Random):
-        self.rows, self.cols = deal.rows, deal.cols
+    def __init__(self, game: games.Designable, rules, deal, target: float, at_least: bool,
+                 constraints, rng: random.Random):
+        self.game, self.rules = game, rules
         self.target, self.at_least = target, at_least
         self.constraints, self.rng = constraints, rng
-        self.memo: dict[tuple, tuple[float, bool]] = {}
+        self.memo: dict = {}
         self.best_confirmed = float("inf")
-        super().__init__(list(deal.cards))
+        super().__init__(deal)
 
     def move(self) -> None:
-        neighbour(self.state, self.rng, self.constraints, self.rows, self.cols)
+        if self.constraints is None:
+            self.state = self.game.neighbour(self.state, self.rules, self.rng)
+        else:
+            self.state = self.constraints.step(self.state, self.rng)
 
     def energy_of(self, hardness: float | None) -> float:
         if hardness is None:
@@ -77,20 +75,19 @@ class DealAnnealer(Annealer):
         return abs(hardness - self.target)
 
     def energy(self) -> float:
-        deal = Deal(self.rows, self.cols, tuple(self.state))
-        bound = self.constraints.max_line_pairs
-        if bound is not None and line_pairs(deal.cards, self.rows, self.cols) > bound:
-            return PENALTY + line_pairs(deal.cards, self.rows, self.cols) - bound
-        key = canonical(deal)
+        excess = 0 if self.constraints is None else self.constraints.excess(self.state)
+        if excess:
+            return PENALTY + excess
+        key = self.game.canonical(self.state, self.rules)
         if key not in self.memo:
             try:
-                value = self.energy_of(estimated_hardness(deal, QUICK))
+                value = self.energy_of(self.game.hardness(self.state, self.rules, quick=True))
                 confirmed = False
                 if value < self.best_confirmed:
-                    full = estimated_hardness(deal, DEFAULT_BUDGET)
+                    full = self.game.hardness(self.state, self.rules)
                     value, confirmed = self.energy_of(full), True
                     self.best_confirmed = min(self.best_confirmed, value)
-            except GradeLimit:
+            except LimitReached:
                 value, confirmed = PENALTY, True
             self.memo[key] = (value, confirmed)
         value, confirmed = self.memo[key]
@@ -99,42 +96,45 @@ class DealAnnealer(Annealer):
         return value
 
 
-def attempt(job: tuple) -> str | None:
-    """One annealing run (worker function): ``job = (rows, cols, level, seed, k, start, target,
-    constraints)``; ``start`` is the starting deal's text or None for a random one meeting the
-    constraints.  Returns the text of the best deal the run reached."""
-    from puzzlegen.constraints import random_deal
-
-    rows, cols, level, seed, k, start, target, constraints = job
+def attempt(job: tuple):
+    """One annealing run (worker function): ``job = (game, rules, level, seed, k, start, target,
+    constraints)``; ``start`` is the starting deal's text or None for a random one (meeting the
+    constraints).  Returns the best deal the run reached, None when it cannot be won."""
+    name, rules_text, level, seed, k, start, target, constraints = job
+    game = games.get(name)
+    rules = game.parse_rules(rules_text)
     rng = random.Random(f"{seed}:{k}")
     random.seed(f"{seed}:{k}:accept")
-    deal = Deal.parse(start, rows, cols) if start else random_deal(rows, cols, rng, constraints)
-    annealer = DealAnnealer(deal, target, level == "master", constraints, rng)
+    if start:
+        deal = game.parse_deal(start, rules)
+    elif constraints is None:
+        deal = game.random_deal(rng, rules)
+    else:
+        deal = constraints.start(rules, rng)
+    annealer = DealAnnealer(game, rules, deal, target, level == "master", constraints, rng)
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
-    annealer.copy_strategy = "slice"
+    annealer.copy_strategy = "deepcopy"
     state, energy = annealer.anneal()
-    return None if energy >= PENALTY else str(Deal(rows, cols, tuple(state)))
+    return None if energy >= PENALTY else state
 
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
     it is not at the level asked, or breaks the constraints, or grading it hit its limit."""
-    found = attempt(job)
-    if found is None:
+    deal = attempt(job)
+    if deal is None:
         return None
-    rows, cols, level = job[:3]
+    game = games.get(job[0])
     constraints = job[7]
-    deal = Deal.parse(found, rows, cols)
-    if constraints.violation(deal) is not None:
+    if constraints is not None and constraints.violation(deal) is not None:
         return None
     try:
-        graded = grade(deal)
-    except GradeLimit:
+        graded = grade(game, deal, game.parse_rules(job[1]))
+    except LimitReached:
         return None
-    return (found, graded) if graded.level == level else None
+    return (game.format_deal(deal), graded) if graded.level == job[2] else None
 
 
 def ignore_sigint() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (until simanneal takes it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-

@@ -1,111 +1,69 @@
 """Calibration of the difficulty score on random deals, shipped as ``puzzlegen/data/*.json``.
 
-For one grid (rows <= cols: a transposed grid is the same puzzle), the hardness
-(``grading.hardness``) of the solvable random deals ``Deal.from_seed(s)``, ``s = seed_start, ...``
-is summarised by 1001 quantiles, and the level cuts are the hardness at the percentiles of
+For one game and rules (``solvers.game.Designable``; one table per ``calibration_key``), the
+hardness of the winnable random deals ``deal_from_seed(s)``, ``s = seed_start, ...`` is
+summarised by 1001 quantiles, and the level cuts are the hardness at the percentiles of
 ``grading.LEVELS``.  A deal's score is its mid-rank percentile among those deals.
 
-Rebuild: ``python -m puzzlegen.calibration --rows 4 --cols 4 --deals 10000 --jobs 2
---figures per-deal.jsonl --out puzzlegen/data/calibration-4x4.json`` (``--from-figures FILE``
-summarises such a file without recomputing).
+Rebuild: ``python -m puzzlegen.calibration --game stacksquared --rules 4x4 --deals 10000
+--jobs 2 --figures per-deal.jsonl --out puzzlegen/data/calibration-4x4.json``
+(``--from-figures FILE`` summarises such a file without recomputing).
 """
 from __future__ import annotations
 
 import json
 import os
 import time
-from functools import lru_cache
-from importlib import resources
 
 import click
 import numpy as np
 
 from puzzlegen import clitools
 from puzzlegen.fileio import check_writable, write_atomic
-from solvers.errors import BadInput
-from solvers.stacksquared import Deal
-from solvers.stacksquared.rules import check_grid
-
-QUANTILES = np.linspace(0.0, 1.0, 1001)
+from puzzlegen.grading import LEVELS, QUANTILES
+from solvers import game as games
+from solvers.errors import BadInput, LimitReached
 
 
-def percentile_rank(quantiles: list[float], value: float) -> float:
-    """The mid-rank (0..1) of ``value`` among the values summarised by ``quantiles``."""
-    q = np.asarray(quantiles)
-    below = np.searchsorted(q, value, side="left")
-    upto = np.searchsorted(q, value, side="right")
-    return float((below + upto) / 2 / len(q))
-
-
-def score_of(table: dict, hardness: float) -> float:
-    """The score (0-100) of a solvable deal of this hardness: its percentile among the
-    calibration deals, exact at the level cuts (a deal at or above a cut scores at least it)."""
-    from puzzlegen.grading import LEVELS
-
-    value = 100.0 * percentile_rank(table["hardness"], hardness)
-    for name, cut in LEVELS.items():
-        if hardness >= table["cuts"][name]:
-            value = max(value, cut)
-        else:
-            value = min(value, cut - 0.01)
-    return round(value, 2)
-
-
-def file_name(rows: int, cols: int) -> str:
-    return f"calibration-{rows}x{cols}.json"
-
-
-@lru_cache(maxsize=None)
-def load(rows: int, cols: int) -> dict:
-    """The shipped calibration for ``rows`` x ``cols``; :class:`BadInput` when there is none."""
-    path = resources.files("puzzlegen") / "data" / file_name(rows, cols)
-    if not path.is_file():
-        raise BadInput(f"no difficulty calibration for {rows}x{cols} grids; build one with "
-                       f"python -m puzzlegen.calibration --rows {rows} --cols {cols} "
-                       f"--out puzzlegen/data/{file_name(rows, cols)} (docs/design.md)")
-    return json.loads(path.read_text())
-
-
-def deal_figures(job: tuple[int, int, int]) -> dict:
-    """The hardness of the random deal ``(rows, cols, seed)`` (worker function): the look3
-    player alone, with the grade's budget, so the value is the grade's."""
-    from puzzlegen.grading import DEFAULT_BUDGET, GradeLimit, estimated_hardness
-
-    rows, cols, seed = job
+def deal_figures(job: tuple[str, str, int]) -> dict:
+    """The hardness of the random deal ``(game, rules, seed)`` (worker function), as the
+    grade computes it."""
+    name, rules_text, seed = job
+    game = games.get(name)
+    rules = game.parse_rules(rules_text)
     start = time.perf_counter()
     try:
-        value = estimated_hardness(Deal.from_seed(seed, rows, cols), DEFAULT_BUDGET)
-    except GradeLimit:
-        return {"seed": seed, "single_stack": None, "limit": True,
-                "seconds": round(time.perf_counter() - start, 4)}
-    record = {"seed": seed, "single_stack": value is not None,
+        value = game.hardness(game.deal_from_seed(seed, rules), rules)
+    except LimitReached:
+        return {"seed": seed, "won": None, "seconds": round(time.perf_counter() - start, 4)}
+    record = {"seed": seed, "won": value is not None,
               "seconds": round(time.perf_counter() - start, 4)}
     if value is not None:
         record["hardness"] = value
     return record
 
 
-def summarise(rows: int, cols: int, seed_start: int, records: list[dict]) -> dict:
+def summarise(game: games.Designable, rules, seed_start: int, records: list[dict]) -> dict:
     """The calibration table from the per-deal records."""
-    from puzzlegen.grading import LEVELS
-
-    solvable = [r for r in records if r["single_stack"] is True]
-    values = np.array([r["hardness"] for r in solvable], dtype=float)
-    return {"rows": rows, "cols": cols, "deals": len(records), "seed_start": seed_start,
-            "solvable": len(solvable), "limit": sum(r["single_stack"] is None for r in records),
+    winnable = [r for r in records if r["won"] is True]
+    values = np.array([r["hardness"] for r in winnable], dtype=float)
+    return {"game": game.name, "rules": game.format_rules(rules), "deals": len(records),
+            "seed_start": seed_start, "winnable": len(winnable),
+            "limit": sum(r["won"] is None for r in records),
             "cuts": {name: (float(np.quantile(values, cut / 100.0)) if cut > 0 else 0.0)
                      for name, cut in LEVELS.items()},
             "hardness": np.quantile(values, QUANTILES).tolist()}
 
 
-def compute(rows: int, cols: int, deals: int, seed_start: int, jobs: int,
+def compute(game: games.Designable, rules, deals: int, seed_start: int, jobs: int,
             figures_out: str | None, resume: bool = False) -> list[dict]:
     """Every deal's figures, streamed to ``figures_out`` (JSON lines) as they arrive; with
     ``resume`` the deals already in that file are kept, not recomputed."""
     seeds = range(seed_start, seed_start + deals)
     records = [r for r in read_figures(figures_out) if r["seed"] in seeds] if resume else []
     done = {r["seed"] for r in records}
-    jobs_list = [(rows, cols, s) for s in seeds if s not in done]
+    text = game.format_rules(rules)
+    jobs_list = [(game.name, text, s) for s in seeds if s not in done]
     sink = open(figures_out, "a" if resume else "w", encoding="utf-8") if figures_out else None
     try:
         for record in clitools.progress(clitools.map_jobs(deal_figures, jobs_list, jobs),
@@ -131,37 +89,43 @@ def read_figures(path: str) -> list[dict]:
                 record = json.loads(line)
             except ValueError:
                 record = None
-            if not isinstance(record, dict) or not {"seed", "single_stack"} <= record.keys():
+            if not isinstance(record, dict) or not {"seed", "won"} <= record.keys():
                 raise BadInput(f"{path}, line {number}: not a figures record")
             records.append(record)
     return records
 
 
 @click.command(cls=clitools.Command)
-@click.option("--rows", type=click.IntRange(1, 52), required=True, help="Rows of the grid.")
-@click.option("--cols", type=click.IntRange(1, 52), required=True, help="Columns of the grid.")
+@click.option("--game", "game_name", type=click.Choice(games.names()), default="stacksquared",
+              show_default=True, help="The game.")
+@click.option("--rules", "rules_text", default=None,
+              help="The game's rules (StacksSquared: the grid, e.g. 4x4); default the game's.")
 @click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
               help="Random deals to grade.")
 @click.option("--seed-start", type=click.IntRange(0), default=1, show_default=True,
-              help="The deals are Deal.from_seed(S), S = this, this + 1, ...")
+              help="The deals are the game's deals of seeds S, S + 1, ...")
 @click.option("--figures", "figures_out", type=click.Path(dir_okay=False),
               help="Also write each deal's figures here (JSON lines, as they arrive).")
 @click.option("--from-figures", type=click.Path(exists=True, dir_okay=False),
-              help="Summarise this figures file (of ROWS x COLS deals) instead of computing "
+              help="Summarise this figures file (of deals of these rules) instead of computing "
                    "deals; --deals and --seed-start are then not used.")
 @clitools.out_option(help="Calibration file to write (ship it as "
-                          "puzzlegen/data/calibration-RxC.json).")
+                          "puzzlegen/data/calibration-KEY.json).")
 @click.option("--resume", is_flag=True,
               help="Keep the deals already in the --figures file and compute the rest.")
 @clitools.jobs_option
-def main(rows, cols, deals, seed_start, figures_out, from_figures, out, resume, jobs):
-    """Rebuild the difficulty calibration for one grid size from random deals."""
-    check_grid(rows, cols)
-    if rows > cols:
-        raise BadInput(f"calibrate {cols}x{rows} instead: a transposed grid is the same puzzle")
+def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, out, resume, jobs):
+    """Rebuild the difficulty calibration of one game's rules from random deals."""
+    game = games.get(game_name)
+    if not isinstance(game, games.Designable):
+        raise BadInput(f"{game_name} has no difficulty grading to calibrate")
+    rules = game.parse_rules(rules_text or game.default_rules)
+    key, text = game.calibration_key(rules), game.format_rules(rules)
+    if not key.endswith(text):
+        raise BadInput(f"{text} is graded with the calibration {key}: calibrate "
+                       f"{key.rpartition('-')[2]} instead (the same puzzles)")
     if resume and not (figures_out and os.path.exists(figures_out)):
         raise BadInput("--resume needs an existing --figures file")
-    target = out
     if from_figures:
         records = read_figures(from_figures)
         seed_start = min((r["seed"] for r in records), default=0)
@@ -170,13 +134,13 @@ def main(rows, cols, deals, seed_start, figures_out, from_figures, out, resume, 
             check_writable(figures_out)
             if os.path.exists(figures_out):
                 raise BadInput(f"{figures_out} already exists; use --resume to continue it")
-        records = compute(rows, cols, deals, seed_start, jobs, figures_out, resume)
-    if not any(r["single_stack"] is True for r in records):
-        raise BadInput("no solvable deal among the records: nothing to calibrate on")
-    write_atomic(target, json.dumps(summarise(rows, cols, seed_start, records)))
-    solvable = sum(r["single_stack"] is True for r in records)
-    limits = sum(r["single_stack"] is None for r in records)
-    click.echo(f"{target}: {len(records)} deals, {solvable} solvable, {limits} limit", err=True)
+        records = compute(game, rules, deals, seed_start, jobs, figures_out, resume)
+    if not any(r["won"] is True for r in records):
+        raise BadInput("no winnable deal among the records: nothing to calibrate on")
+    write_atomic(out, json.dumps(summarise(game, rules, seed_start, records)))
+    winnable = sum(r["won"] is True for r in records)
+    limits = sum(r["won"] is None for r in records)
+    click.echo(f"{out}: {len(records)} deals, {winnable} winnable, {limits} limit", err=True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import click
 from solvers.cards import RANK_CHARS, SUIT_CHARS, Card, full_deck, parse_cards
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, compatible
+from solvers.stacksquared.game import shuffle_step
 
 _CELL = re.compile(r"r(\d+)c(\d+)=(\S+)", re.IGNORECASE)
 
@@ -81,6 +82,22 @@ class Constraints:
             if pairs > self.max_line_pairs:
                 return f"{pairs} compatible line pairs, more than {self.max_line_pairs}"
         return None
+
+    def start(self, rules, rng: random.Random) -> Deal:
+        """A random deal of the grid ``rules`` meeting the cells, cards and theme."""
+        return random_deal(rules.rows, rules.cols, rng, self)
+
+    def step(self, deal: Deal, rng: random.Random) -> Deal:
+        """Annealing's move: a neighbour keeping the cells, cards and theme."""
+        cards = list(deal.cards)
+        neighbour(cards, rng, self)
+        return Deal(deal.rows, deal.cols, tuple(cards))
+
+    def excess(self, deal: Deal) -> int:
+        """How many compatible line pairs the deal has beyond the bound (0 within it)."""
+        if self.max_line_pairs is None:
+            return 0
+        return max(0, line_pairs(deal.cards, deal.rows, deal.cols) - self.max_line_pairs)
 
     def to_json(self, cols: int) -> dict:
         """The constraints, for a pack's parameters (cells named ``r1c2``)."""
@@ -213,20 +230,9 @@ def random_deal(rows: int, cols: int, rng: random.Random,
     return Deal(rows, cols, tuple(cards))
 
 
-def neighbour(cards: list[Card], rng: random.Random, constraints: Constraints,
-              rows: int, cols: int) -> None:
-    """An annealing move in place that keeps fixed cells, required cards and the theme: swap two
-    free cells, or put an undealt card of the theme in place of a free, unrequired one."""
-    free = [i for i in range(rows * cols) if i not in constraints.at]
-    loose = [i for i in free if cards[i] not in constraints.require]
-    dealt = set(cards)
-    spare = [c for c in constraints.deck if c not in dealt]
-    can_swap, can_replace = len(free) >= 2, bool(loose and spare)
-    if can_swap and (not can_replace or rng.random() < 0.5):
-        a, b = rng.sample(free, 2)
-        cards[a], cards[b] = cards[b], cards[a]
-    elif can_replace:
-        cards[rng.choice(loose)] = rng.choice(spare)
+def neighbour(cards: list[Card], rng: random.Random, constraints: Constraints) -> None:
+    """An annealing move in place that keeps fixed cells, required cards and the theme."""
+    shuffle_step(cards, rng, constraints.at, constraints.require, constraints.deck)
 
 
 def constraint_options(fn):

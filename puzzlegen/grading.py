@@ -1,82 +1,30 @@
-"""The difficulty of a StacksSquared deal: how often simulated players win it, and its level.
+"""The grade of a deal of any game: its level, score and explanation from the game's figures.
 
-A grade is a property of the puzzle: every figure is computed on the canonical deal
-(``solvers.stacksquared.symmetry``: rows, columns, transposition, suits and rank reversal), and
-every random stream is seeded from the canonical deal's text, so all symmetric copies of a deal
-get the same figures, level and explanation.  The solution is mapped back to the deal as given.
-
-Figures (``metrics`` in JSON):
-
-- ``single_stack``, ``max_score``: the exact solver's answers.
-- ``first_moves``, ``winning_first_share``: legal first moves and the exact share of them after
-  which one stack is still reachable.
-- ``players``: for each player of the ladder (``solvers.stacksquared.players``: ``random``,
-  ``careful``, ``look2``, ``look3``), the estimated chance to win (``win``), its 95% interval
-  (``interval``), the particles used (``particles``) and ``exact`` (true when the whole game tree
-  fits and the value was computed exactly).
-- ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
-  stacks are gone, then one stack still reachable), with interval and sample size.
-- ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states (by default
-  ``TREE_STATES`` for grids of at most ``TREE_CELLS`` cells, else none), else ``"limit"``;
-  then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
-  positions, where more than half of the moves lose, on any winning line), else ``null``.
-- ``odd_cards``, ``flocks``, ``compat_edges``, ``line_edges``: the compatibility graph.
-- ``hardness``: ``-log10`` of the look3 player's chance to win: the figure the level rests on.
-
-The score (0-100) is the percentile of the hardness among the solvable random deals of the same
-grid (``puzzlegen.calibration``) and the level cuts it: easy below 50, medium 50-90, hard 90-99,
-expert 99-99.9, master the hardest 0.1%.  A deal without a single-stack solution is
-``"unsolvable"``.
+The game (``solvers.game.Designable``) computes the figures, ``hardness`` among them, so that
+every symmetric copy of a deal gets the same ones.  The score (0-100) is the percentile of the
+hardness among random winnable deals of the same rules (``puzzlegen.calibration``), and the
+levels cut it: easy below 50, medium 50-90, hard 90-99, expert 99-99.9, master the hardest 0.1%.
+A level is offered only where the calibration has at least ``SUPPORT`` deals harder than its cut.
+A deal that cannot be won is ``"unsolvable"``.
 """
 from __future__ import annotations
 
-import math
-import zlib
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 
 from solvers.errors import BadInput
-from solvers.stacksquared import Deal, replay, solve
-from solvers.stacksquared import players as kernels
-from solvers.stacksquared.players import MAX_TRIES
-from solvers.stacksquared import tree
-from solvers.stacksquared.api import cells_to_moves, compat_masks, line_masks
-from solvers.stacksquared.rules import Move, Position, compatible
-from solvers.stacksquared.symmetry import canonical_with_map
+from solvers.game import Designable
 
-#: The player ladder: name -> look-ahead (moves) and how the explanation names it.
-PLAYERS = {"random": (0, "a player who moves at random"),
-           "careful": (1, "a careful player who never walks into a dead position"),
-           "look2": (2, "a player who looks two moves ahead"),
-           "look3": (3, "a player who looks three moves ahead")}
-#: The player whose chance to win sets the level.
-LEVEL_PLAYER = "look3"
-#: Levels and the lowest score (percentile of hardness among random solvable deals) of each.
+#: Levels and the lowest score (percentile of hardness among random winnable deals) of each.
 LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 90.0, "expert": 99.0, "master": 99.9}
-#: The largest game tree whose exact figures are computed, by default only for grids of at most
-#: ``TREE_CELLS`` cells (a larger tree almost never fits: the attempt would only cost time).
-TREE_STATES = 200_000
-TREE_CELLS = 12
-#: A player's chance to win below this counts as this when turned into hardness.
-FLOOR = 1e-12
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Particles per player (in ``PLAYERS`` order; 0 skips the player), the most stacks a
-    position may have for the players' exact filter, and the decision table's state limit."""
-
-    particles: tuple[int, ...] = (48, 24, 24, 48)
-    exact_stacks: int = 14
-    states: int = 8_000_000
-
-
-DEFAULT_BUDGET = Budget()
-
-
-class GradeLimit(Exception):
-    """A search hit its state limit: no grade is claimed."""
+#: The calibration deals a level needs beyond its cut before it is offered.
+SUPPORT = 5
+#: A calibration keeps the hardness at these quantiles of its winnable deals.
+QUANTILES = np.linspace(0.0, 1.0, 1001)
 
 
 @dataclass
@@ -86,250 +34,76 @@ class Grade:
     metrics: dict
     solution: list[str]
     explanation: str = ""
-    critical: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"level": self.level, "score": self.score, "explanation": self.explanation,
                 "metrics": self.metrics, "solution": self.solution}
 
 
-class Decider:
-    """Exact single-stack decisions for positions of one deal, sharing one memo table."""
-
-    def __init__(self, deal: Deal, max_states: int = DEFAULT_BUDGET.states):
-        self.n = deal.size
-        self.line = line_masks(deal.rows, deal.cols)
-        self.compat = compat_masks()
-        self.max_states = max_states
-        width = (self.n + 7) >> 3
-        self.keys = np.zeros((1024, width), dtype=np.uint64)
-        self.status = np.zeros(1024, dtype=np.int8)
-        self.slots = np.full(2048, -1, dtype=np.int64)
-        self.count = 0
-        self.path = np.zeros(self.n, dtype=np.int64)
-
-    def decide(self, card: np.ndarray,
-               reference: bool = False) -> tuple[bool, list[tuple[int, int]]]:
-        """(winnable, a winning line as cell pairs) for the tops ``card``; the line is the first
-        one in reference move order when ``reference``, else the quickest to find."""
-        occupied = 0
-        for i, c in enumerate(card):
-            if c >= 0:
-                occupied |= 1 << i
-        result, self.keys, self.status, self.slots, self.count, length = tree.decide(
-            card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
-            not reference, self.keys, self.status, self.slots, self.count, self.max_states,
-            self.path)
-        if result == tree.OPEN:
-            raise GradeLimit(f"the decision search stored {self.max_states} states")
-        return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
-
-    def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
-                   exact_stacks: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per-move survival shares and surviving tries of a player (``players.win_chance``),
-        on this table."""
-        steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
-            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys,
-            self.status, self.slots, self.count, self.max_states, self.path)
-        if steps[0] < 0:
-            raise GradeLimit(f"the decision search stored {self.max_states} states")
-        return steps, hits
+def percentile_rank(quantiles: list[float], value: float) -> float:
+    """The mid-rank (0..1) of ``value`` among the values summarised by ``quantiles``."""
+    q = np.asarray(quantiles)
+    below = np.searchsorted(q, value, side="left")
+    upto = np.searchsorted(q, value, side="right")
+    return float((below + upto) / 2 / len(q))
 
 
-def tops(position: Position) -> np.ndarray:
-    """The kernel's view of a position: card index per cell, -1 when empty."""
-    return np.array([-1 if t is None else t.index for t in position.tops], dtype=np.int8)
+def score_of(table: dict, hardness: float) -> float:
+    """The score (0-100) of a winnable deal of this hardness: its percentile among the
+    calibration deals, exact at the level cuts (a deal at or above a cut scores at least it)."""
+    value = 100.0 * percentile_rank(table["hardness"], hardness)
+    for name, cut in LEVELS.items():
+        if hardness >= table["cuts"][name]:
+            value = max(value, cut)
+        else:
+            value = min(value, cut - 0.01)
+    return round(value, 2)
 
 
-def stream_seed(deal: Deal, *parts) -> int:
-    """A seed derived from the deal's text and ``parts`` (on the canonical deal: invariant)."""
-    return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
+def file_name(game: Designable, rules) -> str:
+    return f"calibration-{game.calibration_key(rules)}.json"
 
 
-def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
-    """The product of the survival shares and its 95% interval from the delta method on the
-    log: var(log p) ~ sum (1 - p_t) / hits_t over the steps."""
-    if np.any(hits == 0):
-        # No survivor at step t: the earlier shares times a one-sided bound for that step.
-        t = int(np.argmin(hits))
-        upper = float(np.prod(steps[:t])) * (1.0 - 0.05 ** (1.0 / (MAX_TRIES * particles)))
-        return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
-    value = float(np.prod(steps))
-    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)))
-    interval = [value * math.exp(-spread), min(1.0, value * math.exp(spread))]
-    return {"win": value, "interval": interval, "particles": particles, "exact": False}
+def load(game: Designable, rules) -> dict:
+    """The shipped calibration of ``rules``; :class:`BadInput` when there is none."""
+    return _load(game.name, game.calibration_key(rules), game.format_rules(rules))
 
 
-def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
-    """The decision search's (mover cell, destination cell) line, named by top cards."""
-    froms = np.array([a for a, _ in cells], dtype=np.int64)
-    tos = np.array([b for _, b in cells], dtype=np.int64)
-    return cells_to_moves(Position.start(deal), froms, tos)
+@lru_cache(maxsize=None)
+def _load(name: str, key: str, rules_text: str) -> dict:
+    path = resources.files("puzzlegen") / "data" / f"calibration-{key}.json"
+    if not path.is_file():
+        raise BadInput(f"no difficulty calibration for {name} {rules_text}; build one with "
+                       f"python -m puzzlegen.calibration --game {name} --rules {rules_text} "
+                       f"--out puzzlegen/data/calibration-{key}.json (docs/design.md)")
+    return json.loads(path.read_text())
 
 
-def safe_moves(decider: Decider, position: Position) -> list[Move]:
-    """The legal moves after which one stack is still reachable, in legal-move order."""
-    return [m for m in position.legal_moves() if decider.decide(tops(position.play(m)))[0]]
+def offered(table: dict) -> list[str]:
+    """The levels this calibration can tell apart."""
+    return [name for name, cut in LEVELS.items()
+            if table["winnable"] * (1.0 - cut / 100.0) >= SUPPORT]
 
 
-def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
-    """Each player's chance to win and the halfway ratio (module docstring)."""
-    start = tops(Position.start(deal))
-    out, half = {}, None
-    for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
-        if particles <= 0:
-            continue
-        steps, hits = decider.win_chance(start, look, particles, stream_seed(deal, name),
-                                          budget.exact_stacks)
-        out[name] = estimate(steps, hits, particles)
-        if name == "random":
-            half = estimate(steps[:deal.size // 2], hits[:deal.size // 2], particles)
-            half = {"ratio": half.pop("win"), **half}
-    return {"players": out, "halfway": half}
+def level_of(score: float, levels: list[str] | None = None) -> str:
+    """The level of a score (among ``levels``, by default all)."""
+    levels = levels or list(LEVELS)
+    return max((LEVELS[name], name) for name in levels if score >= LEVELS[name])[1]
 
 
-def tree_figures(deal: Deal, max_states: int) -> dict:
-    """Exact whole-tree figures (module docstring), ``null`` past ``max_states``."""
-    out = tree.explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
-                       compat_masks(), max_states)
-    outcome, _, win, prob, half, sols, crit = out
-    if outcome != tree.DONE:
-        return {"tree": "limit", "solutions": None, "min_critical": None}
-    return {"tree": "exact", "random_win": float(prob[0]), "halfway_random": float(half[0]),
-            "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
-            "min_critical": int(crit[0]) if win[0] else None}
-
-
-def graph_figures(deal: Deal) -> dict:
-    """Compatibility-graph figures of the dealt cards (module docstring)."""
-    cards, n = deal.cards, deal.size
-    pos = Position.start(deal)
-    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if compatible(cards[a], cards[b])]
-    line_pairs = [(a, b) for a, b in pairs if pos.same_line(a, b)]
-    partnered = {x for pair in line_pairs for x in pair}
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        parent[root(a)] = root(b)
-    return {"odd_cards": n - len(partnered), "flocks": len({root(x) for x in range(n)}),
-            "compat_edges": len(pairs), "line_edges": len(line_pairs)}
-
-
-def first_move_figures(deal: Deal, decider: Decider) -> dict:
-    position = Position.start(deal)
-    legal = list(position.legal_moves())
-    wins = len(safe_moves(decider, position))
-    return {"first_moves": len(legal), "winning_first_share": wins / len(legal) if legal else 1.0}
-
-
-def hardness(metrics: dict) -> float:
-    """``-log10`` of the level player's chance to win (at least ``FLOOR``)."""
-    return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
-
-
-def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
-    """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
-    single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure."""
-    canon = canonical_with_map(deal)[0]
-    decider = Decider(canon, budget.states)
-    start = tops(Position.start(canon))
-    if not decider.decide(start)[0]:
-        return None
-    look, _ = PLAYERS[LEVEL_PLAYER]
-    particles = budget.particles[list(PLAYERS).index(LEVEL_PLAYER)]
-    steps, hits = decider.win_chance(start, look, particles, stream_seed(canon, LEVEL_PLAYER),
-                                      budget.exact_stacks)
-    return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
-
-
-def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
-                      tree_states: int | None = None) -> tuple[dict, list[Move]]:
-    """Every figure of the canonical deal ``canon`` and its reference solution (or, without a
-    single stack, a line reaching the maximum score).  A disagreement between the decision
-    search and the solver is a bug: ``AssertionError``."""
-    decider = Decider(canon, budget.states)
-    winnable, cells = decider.decide(tops(Position.start(canon)), reference=True)
-    result = solve(canon)
-    if result.details["single_stack"] is None or result.details["max_score"] is None:
-        raise GradeLimit("the exact solver hit its limit")
-    if result.details["single_stack"] != winnable:
-        raise AssertionError(f"decision search and solver disagree on {canon}")
-    metrics = {"single_stack": winnable, "max_score": result.details["max_score"]}
-    metrics.update(graph_figures(canon))
-    if not winnable:
-        return metrics, result.moves
-    moves = line_cells_to_moves(canon, cells)
-    if replay(canon, moves).stacks() != 1:
-        raise AssertionError(f"the reference solution of {canon} does not end in one stack")
-    metrics.update(first_move_figures(canon, decider))
-    metrics.update(player_figures(canon, decider, budget))
-    if tree_states is None:
-        tree_states = TREE_STATES if canon.size <= TREE_CELLS else 0
-    exact = tree_figures(canon, tree_states)
-    if exact["tree"] == "exact":
-        metrics["players"]["random"] = {"win": exact["random_win"], "interval": [
-            exact["random_win"]] * 2, "particles": 0, "exact": True}
-        metrics["halfway"] = {"ratio": exact["halfway_random"], "interval": [
-            exact["halfway_random"]] * 2, "particles": 0, "exact": True}
-    metrics.update(tree=exact["tree"], solutions=exact["solutions"],
-                   min_critical=exact["min_critical"], effort=decider.count)
-    metrics["hardness"] = round(hardness(metrics), 6)
-    return metrics, moves
-
-
-def figures(deal: Deal, budget: Budget = DEFAULT_BUDGET,
-            tree_states: int | None = None) -> tuple[dict, list[Move]]:
-    """Every figure of ``deal`` (computed on its canonical form) and its solution, in the
-    deal's own cards."""
-    canon, card_map = canonical_with_map(deal)
-    metrics, moves = canonical_figures(canon, budget, tree_states)
-    back = {v: k for k, v in card_map.items()}
-    return metrics, [Move(back[m.mover], back[m.dest]) for m in moves]
-
-
-def level_of(score: float) -> str:
-    return max((cut, name) for name, cut in LEVELS.items() if score >= cut)[1]
-
-
-def odds(p: float) -> str:
-    """``p`` for people: "about 1 game in 3,400" or "about 42% of games"."""
-    if p <= 0:
-        return "never in the games simulated"
-    if p >= 0.1:
-        return f"about {100 * p:.0f}% of games"
-    return f"about 1 game in {float(f'{1 / p:.2g}'):,.0f}"  # two significant digits
-
-
-def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> str:
-    """One sentence: why this level."""
-    look3 = metrics["players"][LEVEL_PLAYER]["win"]
-    random_win = metrics["players"]["random"]["win"]
-    return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
-            f"(harder than {score:g}% of random solvable {rows}x{cols} deals); "
-            f"{PLAYERS['random'][1]} wins {odds(random_win)}.")
-
-
-def grade(deal: Deal, budget: Budget = DEFAULT_BUDGET, tree_states: int | None = None,
-          with_critical: bool = False) -> Grade:
-    """The grade of ``deal``: level, score, explanation, figures and a solution."""
-    from puzzlegen.calibration import load, score_of
-
-    metrics, moves = figures(deal, budget, tree_states)
-    solution = [str(m) for m in moves]
-    if not metrics["single_stack"]:
-        return Grade("unsolvable", None, metrics, solution,
-                     f"unsolvable: no line of play gathers the {deal.size} cards in one stack "
-                     f"(the best score is {metrics['max_score']}).")
-    rows, cols = sorted((deal.rows, deal.cols))
-    value = score_of(load(rows, cols), metrics["hardness"])
-    level = level_of(value)
-    return Grade(level, value, metrics, solution, explain(level, value, metrics, rows, cols))
+def grade(game: Designable, deal, rules, **options) -> Grade:
+    """The grade of ``deal``: level, score, explanation, figures and a winning line;
+    ``options`` go to the game's ``figures``."""
+    table = load(game, rules)  # before any work: rules without calibration fail at once
+    fig = game.figures(deal, rules, **options)
+    solution = [game.format_move(m) for m in fig.solution]
+    if not fig.won:
+        return Grade("unsolvable", None, fig.metrics, solution,
+                     game.explain("unsolvable", None, fig.metrics, rules))
+    value = score_of(table, fig.metrics["hardness"])
+    level = level_of(value, offered(table))
+    return Grade(level, value, fig.metrics, solution,
+                 game.explain(level, value, fig.metrics, rules))
 
 
 def parse_level(text: str) -> str:
@@ -338,3 +112,10 @@ def parse_level(text: str) -> str:
     if name not in LEVELS:
         raise BadInput(f"unknown level {text!r}: choose one of {', '.join(LEVELS)}")
     return name
+
+
+def figure(metrics: dict, path: str):
+    """The metric at a dotted ``path`` (``"halfway.ratio"``)."""
+    for part in path.split("."):
+        metrics = metrics[part]
+    return metrics

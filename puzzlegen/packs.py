@@ -1,8 +1,9 @@
-"""Puzzle packs (DESIGN.md contract): build, load, validate against the shipped schema, show.
+"""Puzzle packs of any game (DESIGN.md contract): build, load, validate, show.
 
-Validation is in three steps: the JSON Schema; every stored solution replayed by the rules
-module (``solvers.stacksquared.replay``: one stack at the end, or the claimed ``max_score``); and
-every puzzle re-graded exactly, its ``level``, ``score`` and ``metrics`` compared with the pack's.
+Validation is in three steps: the JSON Schema; every stored solution replayed by the game's rules
+module (``Game.replay``: a win, and the claimed ``max_score`` where the pack states one); and
+every puzzle re-graded, its ``level``, ``score``, ``explanation`` and ``metrics`` compared with
+the pack's.  The game is looked up by the pack's ``game``.
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ import jsonschema
 import numpy as np
 
 from puzzlegen import __version__
-from solvers.stacksquared.symmetry import canonical
-from solvers.errors import BadInput
-from solvers.stacksquared import Deal, replay
+from puzzlegen.grading import grade
+from solvers import game as games
+from solvers.errors import BadInput, LimitReached
 
 FORMAT, VERSION = "puzzlegen-pack", 1
 #: Caps on a pack file: bytes (a puzzle takes about 1 kB) and nesting of arrays and objects (a
@@ -32,15 +33,16 @@ def schema() -> dict:
     return json.loads((resources.files("puzzlegen") / "schema" / "pack.schema.json").read_text())
 
 
-def puzzle_entry(pid: str, deal: Deal, grade) -> dict:
+def puzzle_entry(game: games.Game, pid: str, deal, rules, grade) -> dict:
     """One pack entry for ``deal`` and its :class:`puzzlegen.grading.Grade`."""
-    return {"id": pid, "deal": str(deal), "rows": deal.rows, "cols": deal.cols,
+    return {"id": pid, "deal": game.format_deal(deal), **game.puzzle_fields(deal, rules),
             "level": grade.level, "score": grade.score, "explanation": grade.explanation,
             "metrics": grade.metrics, "solution": grade.solution}
 
 
-def build(puzzles: list[dict], method: str, seed: int | None, parameters: dict) -> dict:
-    return {"format": FORMAT, "version": VERSION, "game": "stacksquared",
+def build(game: games.Game, puzzles: list[dict], method: str, seed: int | None,
+          parameters: dict) -> dict:
+    return {"format": FORMAT, "version": VERSION, "game": game.name,
             "created_with": {"tool": f"puzzlegen {__version__}", "method": method, "seed": seed,
                              "parameters": parameters},
             "puzzles": puzzles}
@@ -114,29 +116,40 @@ def same(a, b) -> bool:
     return a == b
 
 
-def check_puzzle(entry: dict, regrade: bool) -> list[str]:
-    """The problems of one puzzle (empty when it is what the pack claims)."""
-    from puzzlegen.grading import GradeLimit, grade
+def read_entry(game: games.Game, entry: dict):
+    """The deal and rules of a pack entry; :class:`BadInput` naming the field."""
+    try:
+        rules = game.entry_rules(entry)
+    except BadInput as exc:
+        raise BadInput(f"field rules: {exc}") from None
+    try:
+        return game.parse_deal(entry["deal"], rules), rules
+    except BadInput as exc:
+        raise BadInput(f"field deal: {exc}") from None
 
+
+def check_puzzle(game: games.Game, entry: dict, regrade: bool) -> list[str]:
+    """The problems of one puzzle (empty when it is what the pack claims)."""
     pid = entry["id"]
     try:
-        deal = Deal.parse(entry["deal"], entry["rows"], entry["cols"])
+        deal, rules = read_entry(game, entry)
     except BadInput as exc:
-        return [f"puzzle {pid}: field deal: {exc}"]
+        return [f"puzzle {pid}: {exc}"]
     problems = []
     try:
-        end = replay(deal, entry["solution"])
-        if entry["metrics"]["single_stack"] and end.stacks() != 1:
-            problems.append(f"puzzle {pid}: field solution: ends in {end.stacks()} stacks, not one")
-        if end.score() != entry["metrics"]["max_score"]:
-            problems.append(f"puzzle {pid}: field solution: reaches score {end.score()}, the pack "
-                            f"claims max_score {entry['metrics']['max_score']}")
+        end = game.replay_text(deal, rules, entry["solution"])
+        if entry["level"] != "unsolvable" and not end.won:
+            problems.append(f"puzzle {pid}: field solution: does not win")
+        claimed = entry["metrics"].get("max_score")
+        if claimed is not None and end.value != claimed:
+            problems.append(f"puzzle {pid}: field solution: reaches score {end.value}, the pack "
+                            f"claims max_score {claimed}")
     except BadInput as exc:
         problems.append(f"puzzle {pid}: field solution: {exc}")
     if regrade:
         try:
-            fresh = grade(deal)
-        except GradeLimit as exc:
+            fresh = grade(game, deal, rules)
+        except LimitReached as exc:
             return problems + [f"puzzle {pid}: cannot be re-graded exactly: {exc}"]
         for field in ("level", "score", "explanation"):
             if not same(entry.get(field), getattr(fresh, field)):
@@ -156,6 +169,7 @@ def validate(pack: dict, sample: int | None = None, seed: int = 0) -> list[str]:
     With ``sample``, only that many puzzles (chosen by ``seed``) are re-graded; every puzzle is
     still parsed, replayed and checked for duplicates.
     """
+    game = games.get(pack["game"])
     puzzles = pack["puzzles"]
     chosen = set(range(len(puzzles)))
     if sample is not None and sample < len(puzzles):
@@ -167,14 +181,15 @@ def validate(pack: dict, sample: int | None = None, seed: int = 0) -> list[str]:
             problems.append(f"puzzle {pid}: field id: also used by puzzle #{ids[pid]}")
         ids.setdefault(pid, i)
         try:
-            form = canonical(Deal.parse(entry["deal"], entry["rows"], entry["cols"]))
+            deal, rules = read_entry(game, entry)
+            form = (game.format_rules(rules), game.format_deal(game.canonical(deal, rules)))
             if form in forms:
                 problems.append(f"puzzle {pid}: field deal: the same deal up to symmetry as "
                                 f"puzzle {forms[form]}")
             forms.setdefault(form, pid)
         except BadInput:
             pass  # reported by check_puzzle
-        problems.extend(check_puzzle(entry, i in chosen))
+        problems.extend(check_puzzle(game, entry, i in chosen))
     return problems
 
 
@@ -192,17 +207,19 @@ def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:
 
 
 def show(pack: dict) -> str:
-    """The pack for people: a header, then each puzzle's grid, level, score and (when the pack
+    """The pack for people: a header, then each puzzle's deal, level, score and (when the pack
     holds them) its explanation and solution."""
+    game = games.get(pack["game"])
     made = pack["created_with"]
     lines = [f"{len(pack['puzzles'])} {pack['game']} puzzles ({made['tool']}, method "
              f"{made['method']}, seed {made['seed']})"]
     for entry in pack["puzzles"]:
-        deal = Deal.parse(entry["deal"], entry["rows"], entry["cols"])
+        deal, rules = read_entry(game, entry)
         score = "-" if entry["score"] is None else f"{entry['score']:.1f}"
-        lines += ["", f"{entry['id']}  {entry['rows']}x{entry['cols']}  level {entry['level']}  "
-                      f"score {score}  max score {entry['metrics']['max_score']}",
-                  *("  " + row for row in deal.grid_text().splitlines())]
+        best = entry["metrics"].get("max_score")
+        lines += ["", f"{entry['id']}  {game.format_rules(rules)}  level {entry['level']}  "
+                      f"score {score}" + ("" if best is None else f"  max score {best}"),
+                  *("  " + row for row in game.show_deal(deal).splitlines())]
         if entry.get("explanation"):
             lines.append("  " + entry["explanation"])
         if "solution" in entry:

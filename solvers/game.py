@@ -109,8 +109,16 @@ class Game(ABC):
         """Exact: ``solved`` with a winning line, ``unsolvable``, or ``limit``."""
 
     def puzzle_fields(self, deal: Any, rules: Any) -> dict:
-        """Extra fields of a pack entry (StacksSquared: ``rows``, ``cols``)."""
-        return {}
+        """The fields of a pack entry that name the rules (``entry_rules`` reads them back)."""
+        return {"rules": self.format_rules(rules)}
+
+    def entry_rules(self, entry: dict) -> Any:
+        """The rules of a pack entry."""
+        return self.parse_rules(entry["rules"])
+
+    def show_deal(self, deal: Any) -> str:
+        """The deal for people (may span lines)."""
+        return self.format_deal(deal)
 
     def replay_text(self, deal: Any, rules: Any, moves: list[str]) -> Replayed:
         """``replay`` of moves given as text; :class:`BadInput` naming a bad one."""
@@ -120,8 +128,8 @@ class Game(ABC):
 class Designable(Game):
     """A game the design pipeline can grade, calibrate, generate and pack."""
 
-    #: The figure of ``metrics`` that no level is built on, for the separation check
-    #: (e.g. a simple player's chance to win): higher means easier.
+    #: The figure of ``metrics`` that no level is built on, for the separation check (e.g. a
+    #: simple player's chance to win; a dotted path into nested metrics): higher means easier.
     check_figure: str = ""
 
     @abstractmethod
@@ -143,8 +151,9 @@ class Designable(Game):
         ``figures(...).metrics["hardness"]``."""
 
     @abstractmethod
-    def figures(self, deal: Any, rules: Any) -> Figures:
-        """Every difficulty figure of ``deal``, computed so that symmetric copies agree."""
+    def figures(self, deal: Any, rules: Any, **options) -> Figures:
+        """Every difficulty figure of ``deal``, computed so that symmetric copies agree
+        (``options``: the game's own, e.g. StacksSquared's ``tree_states``)."""
 
     @abstractmethod
     def explain(self, level: str, score: float, metrics: dict, rules: Any) -> str:
@@ -174,3 +183,12 @@ def names() -> list[str]:
 def designable() -> list[str]:
     """The registered games the design pipeline serves."""
     return [n for n in REGISTRY if isinstance(get(n), Designable)]
+
+
+def odds(p: float) -> str:
+    """A chance for people: "about 1 game in 3,400" or "about 42% of games"."""
+    if p <= 0:
+        return "never in the games simulated"
+    if p >= 0.1:
+        return f"about {100 * p:.0f}% of games"
+    return f"about 1 game in {float(f'{1 / p:.2g}'):,.0f}"  # two significant digits

@@ -184,7 +184,7 @@ OUT_ARGS = {
     ("puzzlegen", "pack", "print"): [PACK],
     ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",
                                                 "--level", "easy"],
-    forked.CALIBRATION: ["--rows", "3", "--cols", "3", "--deals", "30"],
+    forked.CALIBRATION: ["--rules", "3x3", "--deals", "30"],
 }
 
 
@@ -208,7 +208,7 @@ def test_out_refuses_an_existing_file_unless_force(cwd, path):
 def test_no_command_writes_into_the_installed_package(cwd):
     package = forked.Package()
     try:
-        forked.run([*forked.CALIBRATION, "--rows", "2", "--cols", "3", "--deals", "30"], cwd)
+        forked.run([*forked.CALIBRATION, "--rules", "2x3", "--deals", "30"], cwd)
         assert package.changes() == []
     finally:
         package.restore()
@@ -217,7 +217,7 @@ def test_no_command_writes_into_the_installed_package(cwd):
 def test_a_grid_without_calibration_is_refused_before_work(cwd):
     run = forked.run(["puzzlegen", "stacksquared", "grade", "--rows", "5", "--cols", "6",
                       "--seed", "1"], cwd, patience=3)
-    assert not run.interrupted and "no difficulty calibration for 5x6" in error_line(run)
+    assert not run.interrupted and "no difficulty calibration for stacksquared 5x6" in error_line(run)
 
 
 def test_an_interrupt_message_says_only_what_is_true(cwd):

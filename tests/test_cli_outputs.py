@@ -25,17 +25,19 @@ def test_missing_output_folder_fails_before_any_work(args):
 
 def test_calibration_bad_input_is_one_line_exit_2(tmp_path):
     broken = tmp_path / "figures.jsonl"
-    broken.write_text('{"seed": 1, "single_stack": true}\n{cut off')
+    broken.write_text('{"seed": 1, "won": true}\n{cut off')
     unsolvable = tmp_path / "none.jsonl"
-    unsolvable.write_text('{"seed": 1, "single_stack": false}\n')
+    unsolvable.write_text('{"seed": 1, "won": false}\n')
     out = str(tmp_path / "cal.json")
     for args, fragment in (
-            (["--rows", "2", "--cols", "2", "--out", MISSING], "there is no folder"),
-            (["--rows", "9", "--cols", "9", "--out", out], "impossible grid"),
-            (["--rows", "3", "--cols", "3", "--from-figures", str(broken), "--out", out],
+            (["--rules", "2x2", "--out", MISSING], "there is no folder"),
+            (["--rules", "9x9", "--out", out], "impossible grid"),
+            (["--rules", "4x3", "--out", out], "calibrate 3x4 instead"),
+            (["--game", "spider", "--out", out], "no difficulty grading"),
+            (["--rules", "3x3", "--from-figures", str(broken), "--out", out],
              "line 2: not a figures record"),
-            (["--rows", "3", "--cols", "3", "--from-figures", str(unsolvable), "--out", out],
-             "no solvable deal")):
+            (["--rules", "3x3", "--from-figures", str(unsolvable), "--out", out],
+             "no winnable deal")):
         result = CliRunner().invoke(calibration.main, args)
         assert result.exit_code == 2 and result.output.startswith("error: "), result.output
         assert fragment in result.output and len(result.output.splitlines()) == 1

@@ -115,7 +115,7 @@ def test_random_deal_and_neighbour_keep_fixed_required_and_theme(case, seed):
     changed = 0
     for _ in range(30):
         before = list(cards)
-        neighbour(cards, rng, constraints, rows, cols)
+        neighbour(cards, rng, constraints)
         assert kept(constraints, cards, rows, cols)
         changed += cards != before
     assert changed > 0 or rows * cols - len(constraints.at) < 2

@@ -13,11 +13,18 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from puzzlegen.cli import cli
-from puzzlegen.grading import (LEVELS, PLAYERS, Budget, Decider, figures, grade, level_of,
-                               stream_seed, tops)
+from puzzlegen.grading import LEVELS, grade as grade_deal, level_of, load, score_of
 from solvers.cards import Card
+from solvers.errors import LimitReached
 from solvers.stacksquared import Deal, Position, compatible, replay
+from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
+from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.symmetry import canonical, canonical_deal
+
+
+def grade(deal: Deal):
+    """The grade of a StacksSquared deal through the game contract."""
+    return grade_deal(GAME, deal, Grid(deal.rows, deal.cols))
 
 
 class Tree:
@@ -226,9 +233,8 @@ def test_intervals_cover_and_estimates_are_reproducible():
 
 
 def test_the_state_limit_says_limit():
-    from puzzlegen.grading import GradeLimit
 
-    with pytest.raises(GradeLimit):
+    with pytest.raises(LimitReached):
         figures(Deal.from_seed(3, 4, 4), Budget(states=50))
 
 
@@ -265,9 +271,7 @@ def test_unsolvable_deal_is_graded_as_such():
 
 
 def test_levels_follow_the_calibration_cuts():
-    from puzzlegen.calibration import load, score_of
-
-    table = load(4, 4)
+    table = load(GAME, Grid(4, 4))
     for name, cut in LEVELS.items():
         assert level_of(score_of(table, table["cuts"][name])) == name
         if cut > 0:

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from puzzlegen.cli import cli
-from puzzlegen.grading import Decider, line_cells_to_moves, tops
-from puzzlegen.hints import critical_moments, explain_lines, hint
+from solvers.stacksquared.difficulty import Decider, line_cells_to_moves, tops
+from solvers.stacksquared.hints import critical_moments, explain_lines, hint
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import Position, replay
 

@@ -11,6 +11,7 @@ from puzzlegen import packs
 from puzzlegen.cli import cli
 from puzzlegen.grading import grade
 from solvers.stacksquared import Deal
+from solvers.stacksquared.game import GAME, Grid
 
 SHIPPED = sorted(Path(__file__).resolve().parent.parent.glob("puzzles/*.json"))
 
@@ -19,10 +20,12 @@ SHIPPED = sorted(Path(__file__).resolve().parent.parent.glob("puzzles/*.json"))
 def small_pack(tmp_path_factory) -> Path:
     """Three 3x3 puzzles (one unsolvable) written as a pack."""
     deals = [Deal.from_seed(s, 3, 3) for s in (1, 3, 4)]
-    entries = [packs.puzzle_entry(f"p{i}", d, grade(d)) for i, d in enumerate(deals)]
+    grid = Grid(3, 3)
+    entries = [packs.puzzle_entry(GAME, f"p{i}", d, grid, grade(GAME, d, grid))
+               for i, d in enumerate(deals)]
     assert any(e["level"] == "unsolvable" for e in entries)
     path = tmp_path_factory.mktemp("packs") / "small.json"
-    path.write_text(packs.dumps(packs.build(entries, "curated", None, {"seeds": [1, 3, 4]})))
+    path.write_text(packs.dumps(packs.build(GAME, entries, "curated", None, {"seeds": [1, 3, 4]})))
     return path
 
 

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 
 from puzzlegen import packs
 from puzzlegen.cli import cli
-from puzzlegen.grading import Decider, grade, tops
+from puzzlegen.grading import grade
 from solvers.stacksquared import Deal, Position
+from solvers.stacksquared.difficulty import Decider, tops
+from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Move
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +39,9 @@ def pages(tmp_path_factory) -> dict:
     expert["puzzles"] = expert["puzzles"][:2]
     small = json.loads((ROOT / "puzzles/stacksquared-3x4-hard.json").read_text())
     deals = [Deal.from_seed(s, 3, 3) for s in (1, 3)]
-    mixed = packs.build([packs.puzzle_entry(f"p{s}", d, grade(d)) for s, d in zip((1, 3), deals)],
-                        "curated", None, {})
+    grid = Grid(3, 3)
+    mixed = packs.build(GAME, [packs.puzzle_entry(GAME, f"p{s}", d, grid, grade(GAME, d, grid))
+                               for s, d in zip((1, 3), deals)], "curated", None, {})
     return {name: (make_page(pack, folder, name), pack)
             for name, pack in (("expert", expert), ("small", small), ("mixed", mixed))}
 

@@ -2,7 +2,7 @@
 
 Random move sequences on random deals are replayed by the page's game script and by
 ``solvers.stacksquared`` (same verdicts, same reasons, same final tops); the page's exact
-single-stack search agrees with ``puzzlegen.grading.Decider`` on positions of random play, and
+single-stack search agrees with ``solvers.stacksquared.difficulty.Decider`` on positions of random play, and
 with the safe moves the page data stores along each stored solution.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from puzzlegen.cli import cli
-from puzzlegen.grading import Decider, tops
+from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.rules import Move
 

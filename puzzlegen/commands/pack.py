@@ -61,6 +61,16 @@ def show(path, pid, no_solution, as_json):
         click.echo(packs.show(shown))
 
 
+def stacksquared_pack(path: str, command: str) -> dict:
+    """The pack at ``path``; :class:`BadInput` unless it is a StacksSquared pack (the page and
+    the book draw StacksSquared grids only)."""
+    pack = packs.load(path)
+    if pack["game"] != "stacksquared":
+        raise BadInput(f"pack {command} draws StacksSquared packs only; {path} is a "
+                       f"{pack['game']} pack (pack show prints any pack)")
+    return pack
+
+
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
@@ -75,7 +85,7 @@ def html(path, out, title, force):
     from puzzlegen import web
 
     check_output(out, force)
-    write_atomic(out, web.page(packs.load(path), title or title_of(path)))
+    write_atomic(out, web.page(stacksquared_pack(path, "html"), title or title_of(path)))
 
 
 @cli.command(name="print")
@@ -95,7 +105,7 @@ def print_(path, out, fmt, paper, title, force):
     check_output(out, force)
     if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
         raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
-    pack = packs.load(path)
+    pack = stacksquared_pack(path, "print")
     title = title or title_of(path)
     book = printing.pages(pack, title, paper)
     if fmt == "pdf":

@@ -4,9 +4,10 @@ from __future__ import annotations
 import click
 
 from puzzlegen import clitools
-from puzzlegen.commands.stacksquared_design import read_deal
-from puzzlegen.grading import GradeLimit
-from puzzlegen.hints import hint as hint_of, parse_moves
+from puzzlegen.commands.design import read_deal
+from solvers.errors import LimitReached
+from solvers.stacksquared.hints import hint as hint_of, parse_moves
+from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Position, replay
 
 
@@ -33,12 +34,12 @@ def position_text(position: Position) -> str:
 def hint(deal, seed, moves, rows, cols, as_json):
     """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
     keep it reachable (safe) and which lose, and the safe move leaving the most safe moves."""
-    the_deal = read_deal(deal, seed, rows, cols)
+    the_deal = read_deal(GAME, Grid(rows, cols), deal, seed)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
     try:
         result = hint_of(the_deal, played)
-    except GradeLimit as exc:
+    except LimitReached as exc:
         raise clitools.fail(f"cannot decide this position exactly: {exc}") from None
     if as_json:
         clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],

@@ -2,13 +2,13 @@
 
 Besides the deal and the stored solution (replayed here by the rules module), each position along
 a single-stack solution gets the moves that keep one stack reachable there, decided by the exact
-search of ``puzzlegen.grading.Decider``; the page's hints use them on that line and its own exact
-search (``stacksquared.js``) elsewhere.
+search of ``solvers.stacksquared.difficulty.Decider``; the page's hints use them on that line and
+its own exact search (``stacksquared.js``) elsewhere.
 """
 from __future__ import annotations
 
-from puzzlegen.grading import Decider, GradeLimit, tops
-from solvers.errors import BadInput
+from solvers.errors import BadInput, LimitReached
+from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position, replay
 from solvers.stacksquared.rules import Move
 
@@ -52,6 +52,6 @@ def puzzle_data(entry: dict) -> dict:
     if data["single_stack"]:
         try:
             data["safe"] = safe_moves(deal, solution)
-        except GradeLimit as exc:
+        except LimitReached as exc:
             raise BadInput(f"puzzle {pid}: its hints cannot be decided exactly: {exc}") from None
     return data

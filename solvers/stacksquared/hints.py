@@ -1,14 +1,14 @@
 """Hints for a StacksSquared position and the critical moments of a winning line.
 
 A move is *safe* when one stack is still reachable after it, *losing* otherwise; every decision
-is exact (the memoised search of :class:`puzzlegen.grading.Decider`).
+is exact (the memoised search of :class:`solvers.stacksquared.difficulty.Decider`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable
 
-from puzzlegen.grading import Decider, line_cells_to_moves, safe_moves, tops
+from solvers.stacksquared.difficulty import Decider, line_cells_to_moves, safe_moves, tops
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import Move, Position, replay

@@ -1,0 +1,46 @@
+"""Do a game's levels separate on the figure no level is built on?
+
+For the packs given (one game), the puzzles are grouped by level; for each pair of adjacent
+levels present, the probability that a puzzle of the easier level is easier on the game's
+``check_figure`` (higher = easier; ties count half) is printed, with each level's median.
+
+  python benchmarks/separation.py puzzles/agnes-*.json
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+
+from puzzlegen import packs
+from puzzlegen.grading import LEVELS, figure
+from solvers import game as games
+
+
+def easier_share(easy: list[float], hard: list[float]) -> float:
+    """P(a value of ``easy`` beats one of ``hard``), ties counting half."""
+    wins = sum((a > b) + 0.5 * (a == b) for a in easy for b in hard)
+    return wins / (len(easy) * len(hard))
+
+
+def separation(paths: list[str]) -> dict:
+    loaded = [packs.load(p) for p in paths]
+    names = {pack["game"] for pack in loaded}
+    if len(names) != 1:
+        raise SystemExit(f"give the packs of one game, not {sorted(names)}")
+    game = games.get(names.pop())
+    by_level: dict[str, list[float]] = {}
+    for pack in loaded:
+        for entry in pack["puzzles"]:
+            value = figure(entry["metrics"], game.check_figure)
+            by_level.setdefault(entry["level"], []).append(float(value))
+    levels = [name for name in LEVELS if name in by_level]
+    return {"game": game.name, "check_figure": game.check_figure,
+            "levels": {name: {"puzzles": len(by_level[name]),
+                              "median": statistics.median(by_level[name])} for name in levels},
+            "easier_is_easier": {f"{a}<{b}": round(easier_share(by_level[a], by_level[b]), 3)
+                                 for a, b in zip(levels, levels[1:])}}
+
+
+if __name__ == "__main__":
+    print(json.dumps(separation(sys.argv[1:]), indent=1))

@@ -1,0 +1,129 @@
+"""``grade`` and ``generate`` for any designable game, built from the game contract."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from puzzlegen import clitools, packs
+from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE, AttemptsExhausted, generate_pack
+from puzzlegen.grading import LEVELS, grade as grade_deal, load, parse_level
+from solvers import game as games
+from solvers.errors import BadInput, LimitReached
+
+
+def stamp(path: str) -> int | None:
+    """The file's modification time in ns, None when there is none."""
+    return os.stat(path).st_mtime_ns if os.path.exists(path) else None
+
+
+def run_generate(game: games.Designable, rules, count: int, level: str, seed: int, out: str,
+                 max_attempts: int | None, jobs: int, as_json: bool, **design) -> None:
+    """The body of every ``generate``: the pack, a progress bar, what an interrupt kept."""
+    level = parse_level(level)
+    load(game, rules)  # fail early without a calibration
+    before = stamp(out)
+    start = time.perf_counter()
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=count, desc="puzzles", unit="puzzle", file=sys.stderr)
+    try:
+        pack = generate_pack(game, rules, count, level, seed, jobs, out, bar, max_attempts,
+                             **design)
+    except KeyboardInterrupt:
+        written = before != stamp(out) and len(packs.load(out)["puzzles"])
+        kept = f"the {written} puzzles finished are in {out}" if written else "nothing was written"
+        raise clitools.fail(f"interrupted; {kept}") from None
+    except AttemptsExhausted as exc:
+        kept = f"; those are in {out}" if exc.found else "; nothing was written"
+        raise clitools.fail(f"{exc}{kept}") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = {"out": out, "puzzles": len(pack["puzzles"]), "level": level,
+               "seconds": round(time.perf_counter() - start, 3)}
+    if as_json:
+        clitools.emit_json(summary)
+    else:
+        click.echo(f"wrote {summary['puzzles']} {level} puzzles to {out} in "
+                   f"{summary['seconds']:.1f} s")
+
+
+def read_deal(game: games.Game, rules, deal: str | None, seed: int | None):
+    if (deal is None) == (seed is None):
+        raise BadInput("give exactly one of a DEAL or --seed N")
+    return game.parse_deal(deal, rules) if deal is not None else game.deal_from_seed(seed, rules)
+
+
+def rules_option(game_name: str):
+    game = games.get(game_name)
+    return click.option("--rules", "rules_text", default=game.default_rules, show_default=True,
+                        help=f"The rules, e.g. {', '.join(game.variants()[:4])}.")
+
+
+def grade_command(game_name: str) -> click.Command:
+    """``puzzlegen GAME grade``: level, score, the reason and the figures of one deal."""
+
+    @click.command("grade")
+    @click.argument("deal", required=False)
+    @click.option("--seed", type=click.IntRange(0), help="Deal the game's deal number N.")
+    @rules_option(game_name)
+    @clitools.json_option
+    def grade(deal, seed, rules_text, as_json):
+        """Grade DEAL: level, score (0-100), the reason, and the figures behind it.  Every
+        symmetric copy of a deal gets the same grade."""
+        game = games.get(game_name)
+        rules = game.parse_rules(rules_text)
+        the_deal = read_deal(game, rules, deal, seed)
+        load(game, rules)
+        try:
+            result = grade_deal(game, the_deal, rules)
+        except LimitReached as exc:
+            raise clitools.fail(f"cannot grade this deal exactly: {exc}") from None
+        if as_json:
+            clitools.emit_json(result.to_json())
+            return
+        score = "-" if result.score is None else f"{result.score:.2f}"
+        click.echo(game.show_deal(the_deal))
+        click.echo(f"level {result.level}  score {score}")
+        click.echo(result.explanation)
+        for name, value in result.metrics.items():
+            click.echo(f"  {name:20} {value}")
+        click.echo("solution: " + " ".join(result.solution))
+
+    return grade
+
+
+def generate_command(game_name: str) -> click.Command:
+    """``puzzlegen GAME generate``: a pack of puzzles at one level."""
+
+    @click.command("generate")
+    @rules_option(game_name)
+    @click.option("--count", type=click.IntRange(1), required=True, help="Puzzles to generate.")
+    @click.option("--level", required=True, help=f"One of {', '.join(LEVELS)}.")
+    @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+                  help="Seed of the annealing runs: the same seed gives the same pack.")
+    @clitools.out_option(help="Pack file to write (rewritten atomically after every puzzle).")
+    @click.option("--max-attempts", type=click.IntRange(1), default=None,
+                  help=f"Give up after this many annealing runs "
+                       f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
+    @clitools.jobs_option
+    @clitools.json_option
+    def generate(rules_text, count, level, seed, out, max_attempts, jobs, as_json):
+        """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact
+        solver.  The pack is rewritten atomically after every puzzle, so Ctrl-C keeps the
+        finished ones."""
+        game = games.get(game_name)
+        run_generate(game, game.parse_rules(rules_text), count, level, seed, out,
+                     max_attempts, jobs, as_json)
+
+    return generate
+
+
+def add_design_commands(group: click.Group, game_name: str) -> None:
+    """Give a game's command group ``grade`` and ``generate``."""
+    group.add_command(grade_command(game_name))
+    group.add_command(generate_command(game_name))

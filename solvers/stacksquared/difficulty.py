@@ -1,0 +1,283 @@
+"""The difficulty figures of a StacksSquared deal: how often simulated players win it.
+
+A grade is a property of the puzzle: every figure is computed on the canonical deal
+(``solvers.stacksquared.symmetry``: rows, columns, transposition, suits and rank reversal), and
+every random stream is seeded from the canonical deal's text, so all symmetric copies of a deal
+get the same figures, level and explanation.  The solution is mapped back to the deal as given.
+
+Figures (``metrics`` in JSON):
+
+- ``single_stack``, ``max_score``: the exact solver's answers.
+- ``first_moves``, ``winning_first_share``: legal first moves and the exact share of them after
+  which one stack is still reachable.
+- ``players``: for each player of the ladder (``solvers.stacksquared.players``: ``random``,
+  ``careful``, ``look2``, ``look3``), the estimated chance to win (``win``), its 95% interval
+  (``interval``), the particles used (``particles``) and ``exact`` (true when the whole game tree
+  fits and the value was computed exactly).
+- ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
+  stacks are gone, then one stack still reachable), with interval and sample size.
+- ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states (by default
+  ``TREE_STATES`` for grids of at most ``TREE_CELLS`` cells, else none), else ``"limit"``;
+  then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
+  positions, where more than half of the moves lose, on any winning line), else ``null``.
+- ``odd_cards``, ``flocks``, ``compat_edges``, ``line_edges``: the compatibility graph.
+- ``hardness``: ``-log10`` of the look3 player's chance to win: the figure the level rests on.
+
+The level rests on ``hardness`` (``puzzlegen.grading`` turns it into a percentile among random
+solvable deals of the grid); a deal without a single-stack solution is ``"unsolvable"``.
+"""
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.errors import LimitReached
+from solvers.game import odds
+from solvers.stacksquared import Deal, replay, solve
+from solvers.stacksquared import players as kernels
+from solvers.stacksquared.players import MAX_TRIES
+from solvers.stacksquared import tree
+from solvers.stacksquared.api import cells_to_moves, compat_masks, line_masks
+from solvers.stacksquared.rules import Move, Position, compatible
+from solvers.stacksquared.symmetry import canonical_with_map
+
+#: The player ladder: name -> look-ahead (moves) and how the explanation names it.
+PLAYERS = {"random": (0, "a player who moves at random"),
+           "careful": (1, "a careful player who never walks into a dead position"),
+           "look2": (2, "a player who looks two moves ahead"),
+           "look3": (3, "a player who looks three moves ahead")}
+#: The player whose chance to win sets the level.
+LEVEL_PLAYER = "look3"
+#: The largest game tree whose exact figures are computed, by default only for grids of at most
+#: ``TREE_CELLS`` cells (a larger tree almost never fits: the attempt would only cost time).
+TREE_STATES = 200_000
+TREE_CELLS = 12
+#: A player's chance to win below this counts as this when turned into hardness.
+FLOOR = 1e-12
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Particles per player (in ``PLAYERS`` order; 0 skips the player), the most stacks a
+    position may have for the players' exact filter, and the decision table's state limit."""
+
+    particles: tuple[int, ...] = (48, 24, 24, 48)
+    exact_stacks: int = 14
+    states: int = 8_000_000
+
+
+DEFAULT_BUDGET = Budget()
+#: The quick estimate (annealing's first look): the look3 player alone, few particles.
+QUICK = Budget((0, 0, 0, 16), DEFAULT_BUDGET.exact_stacks, 2_000_000)
+
+
+class Decider:
+    """Exact single-stack decisions for positions of one deal, sharing one memo table."""
+
+    def __init__(self, deal: Deal, max_states: int = DEFAULT_BUDGET.states):
+        self.n = deal.size
+        self.line = line_masks(deal.rows, deal.cols)
+        self.compat = compat_masks()
+        self.max_states = max_states
+        width = (self.n + 7) >> 3
+        self.keys = np.zeros((1024, width), dtype=np.uint64)
+        self.status = np.zeros(1024, dtype=np.int8)
+        self.slots = np.full(2048, -1, dtype=np.int64)
+        self.count = 0
+        self.path = np.zeros(self.n, dtype=np.int64)
+
+    def decide(self, card: np.ndarray,
+               reference: bool = False) -> tuple[bool, list[tuple[int, int]]]:
+        """(winnable, a winning line as cell pairs) for the tops ``card``; the line is the first
+        one in reference move order when ``reference``, else the quickest to find."""
+        occupied = 0
+        for i, c in enumerate(card):
+            if c >= 0:
+                occupied |= 1 << i
+        result, self.keys, self.status, self.slots, self.count, length = tree.decide(
+            card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
+            not reference, self.keys, self.status, self.slots, self.count, self.max_states,
+            self.path)
+        if result == tree.OPEN:
+            raise LimitReached(f"the decision search stored {self.max_states} states")
+        return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
+
+    def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
+                   exact_stacks: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per-move survival shares and surviving tries of a player (``players.win_chance``),
+        on this table."""
+        steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
+            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys,
+            self.status, self.slots, self.count, self.max_states, self.path)
+        if steps[0] < 0:
+            raise LimitReached(f"the decision search stored {self.max_states} states")
+        return steps, hits
+
+
+def tops(position: Position) -> np.ndarray:
+    """The kernel's view of a position: card index per cell, -1 when empty."""
+    return np.array([-1 if t is None else t.index for t in position.tops], dtype=np.int8)
+
+
+def stream_seed(deal: Deal, *parts) -> int:
+    """A seed derived from the deal's text and ``parts`` (on the canonical deal: invariant)."""
+    return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
+
+
+def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
+    """The product of the survival shares and its 95% interval from the delta method on the
+    log: var(log p) ~ sum (1 - p_t) / hits_t over the steps."""
+    if np.any(hits == 0):
+        # No survivor at step t: the earlier shares times a one-sided bound for that step.
+        t = int(np.argmin(hits))
+        upper = float(np.prod(steps[:t])) * (1.0 - 0.05 ** (1.0 / (MAX_TRIES * particles)))
+        return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
+    value = float(np.prod(steps))
+    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)))
+    interval = [value * math.exp(-spread), min(1.0, value * math.exp(spread))]
+    return {"win": value, "interval": interval, "particles": particles, "exact": False}
+
+
+def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
+    """The decision search's (mover cell, destination cell) line, named by top cards."""
+    froms = np.array([a for a, _ in cells], dtype=np.int64)
+    tos = np.array([b for _, b in cells], dtype=np.int64)
+    return cells_to_moves(Position.start(deal), froms, tos)
+
+
+def safe_moves(decider: Decider, position: Position) -> list[Move]:
+    """The legal moves after which one stack is still reachable, in legal-move order."""
+    return [m for m in position.legal_moves() if decider.decide(tops(position.play(m)))[0]]
+
+
+def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
+    """Each player's chance to win and the halfway ratio (module docstring)."""
+    start = tops(Position.start(deal))
+    out, half = {}, None
+    for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
+        if particles <= 0:
+            continue
+        steps, hits = decider.win_chance(start, look, particles, stream_seed(deal, name),
+                                          budget.exact_stacks)
+        out[name] = estimate(steps, hits, particles)
+        if name == "random":
+            half = estimate(steps[:deal.size // 2], hits[:deal.size // 2], particles)
+            half = {"ratio": half.pop("win"), **half}
+    return {"players": out, "halfway": half}
+
+
+def tree_figures(deal: Deal, max_states: int) -> dict:
+    """Exact whole-tree figures (module docstring), ``null`` past ``max_states``."""
+    out = tree.explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
+                       compat_masks(), max_states)
+    outcome, _, win, prob, half, sols, crit = out
+    if outcome != tree.DONE:
+        return {"tree": "limit", "solutions": None, "min_critical": None}
+    return {"tree": "exact", "random_win": float(prob[0]), "halfway_random": float(half[0]),
+            "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
+            "min_critical": int(crit[0]) if win[0] else None}
+
+
+def graph_figures(deal: Deal) -> dict:
+    """Compatibility-graph figures of the dealt cards (module docstring)."""
+    cards, n = deal.cards, deal.size
+    pos = Position.start(deal)
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if compatible(cards[a], cards[b])]
+    line_pairs = [(a, b) for a, b in pairs if pos.same_line(a, b)]
+    partnered = {x for pair in line_pairs for x in pair}
+    parent = list(range(n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[root(a)] = root(b)
+    return {"odd_cards": n - len(partnered), "flocks": len({root(x) for x in range(n)}),
+            "compat_edges": len(pairs), "line_edges": len(line_pairs)}
+
+
+def first_move_figures(deal: Deal, decider: Decider) -> dict:
+    position = Position.start(deal)
+    legal = list(position.legal_moves())
+    wins = len(safe_moves(decider, position))
+    return {"first_moves": len(legal), "winning_first_share": wins / len(legal) if legal else 1.0}
+
+
+def hardness(metrics: dict) -> float:
+    """``-log10`` of the level player's chance to win (at least ``FLOOR``)."""
+    return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
+
+
+def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
+    """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
+    single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure."""
+    canon = canonical_with_map(deal)[0]
+    decider = Decider(canon, budget.states)
+    start = tops(Position.start(canon))
+    if not decider.decide(start)[0]:
+        return None
+    look, _ = PLAYERS[LEVEL_PLAYER]
+    particles = budget.particles[list(PLAYERS).index(LEVEL_PLAYER)]
+    steps, hits = decider.win_chance(start, look, particles, stream_seed(canon, LEVEL_PLAYER),
+                                      budget.exact_stacks)
+    return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
+
+
+def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
+                      tree_states: int | None = None) -> tuple[dict, list[Move]]:
+    """Every figure of the canonical deal ``canon`` and its reference solution (or, without a
+    single stack, a line reaching the maximum score).  A disagreement between the decision
+    search and the solver is a bug: ``AssertionError``."""
+    decider = Decider(canon, budget.states)
+    winnable, cells = decider.decide(tops(Position.start(canon)), reference=True)
+    result = solve(canon)
+    if result.details["single_stack"] is None or result.details["max_score"] is None:
+        raise LimitReached("the exact solver hit its limit")
+    if result.details["single_stack"] != winnable:
+        raise AssertionError(f"decision search and solver disagree on {canon}")
+    metrics = {"single_stack": winnable, "max_score": result.details["max_score"]}
+    metrics.update(graph_figures(canon))
+    if not winnable:
+        return metrics, result.moves
+    moves = line_cells_to_moves(canon, cells)
+    if replay(canon, moves).stacks() != 1:
+        raise AssertionError(f"the reference solution of {canon} does not end in one stack")
+    metrics.update(first_move_figures(canon, decider))
+    metrics.update(player_figures(canon, decider, budget))
+    if tree_states is None:
+        tree_states = TREE_STATES if canon.size <= TREE_CELLS else 0
+    exact = tree_figures(canon, tree_states)
+    if exact["tree"] == "exact":
+        metrics["players"]["random"] = {"win": exact["random_win"], "interval": [
+            exact["random_win"]] * 2, "particles": 0, "exact": True}
+        metrics["halfway"] = {"ratio": exact["halfway_random"], "interval": [
+            exact["halfway_random"]] * 2, "particles": 0, "exact": True}
+    metrics.update(tree=exact["tree"], solutions=exact["solutions"],
+                   min_critical=exact["min_critical"], effort=decider.count)
+    metrics["hardness"] = round(hardness(metrics), 6)
+    return metrics, moves
+
+
+def figures(deal: Deal, budget: Budget = DEFAULT_BUDGET,
+            tree_states: int | None = None) -> tuple[dict, list[Move]]:
+    """Every figure of ``deal`` (computed on its canonical form) and its solution, in the
+    deal's own cards."""
+    canon, card_map = canonical_with_map(deal)
+    metrics, moves = canonical_figures(canon, budget, tree_states)
+    back = {v: k for k, v in card_map.items()}
+    return metrics, [Move(back[m.mover], back[m.dest]) for m in moves]
+
+
+def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> str:
+    """One sentence: why this level."""
+    look3 = metrics["players"][LEVEL_PLAYER]["win"]
+    random_win = metrics["players"]["random"]["win"]
+    return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
+            f"(harder than {score:g}% of random solvable {rows}x{cols} deals); "
+            f"{PLAYERS['random'][1]} wins {odds(random_win)}.")

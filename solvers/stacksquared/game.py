@@ -1,0 +1,134 @@
+"""StacksSquared as a :class:`solvers.game.Designable`: the rules are the grid, ``"4x4"``."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from solvers.cards import Card, full_deck
+from solvers.errors import BadInput
+from solvers.game import Designable, Figures, Replayed
+from solvers.result import Limits, SolveResult
+from solvers.stacksquared import difficulty
+from solvers.stacksquared.api import DEFAULT_LIMITS, solve
+from solvers.stacksquared.rules import Deal, Move, check_grid, replay
+from solvers.stacksquared.symmetry import CARD_MAPS, canonical_with_map, map_card
+
+DECK = tuple(full_deck())
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The rules of a StacksSquared deal: its shape."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        check_grid(self.rows, self.cols)
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols}"
+
+
+def shuffle_step(cards: list[Card], rng: random.Random, fixed=frozenset(), keep=frozenset(),
+                 deck=DECK) -> None:
+    """An annealing move in place: swap two cells not in ``fixed``, or put a card of ``deck``
+    that is not dealt in place of one that is neither fixed nor in ``keep`` (even odds when
+    both are possible)."""
+    free = [i for i in range(len(cards)) if i not in fixed]
+    loose = [i for i in free if cards[i] not in keep]
+    dealt = set(cards)
+    spare = [c for c in deck if c not in dealt]
+    can_swap, can_replace = len(free) >= 2, bool(loose and spare)
+    if can_swap and (not can_replace or rng.random() < 0.5):
+        a, b = rng.sample(free, 2)
+        cards[a], cards[b] = cards[b], cards[a]
+    elif can_replace:
+        cards[rng.choice(loose)] = rng.choice(spare)
+
+
+class StacksSquared(Designable):
+    name = "stacksquared"
+    default_rules = "4x4"
+    check_figure = "halfway.ratio"
+
+    def variants(self) -> list[str]:
+        return ["3x3", "3x4", "4x4", "4x5", "5x5", "6x6", "4x13"]
+
+    def parse_rules(self, text: str) -> Grid:
+        rows, sep, cols = text.strip().lower().partition("x")
+        if not (sep and rows.isdigit() and cols.isdigit()):
+            raise BadInput(f"bad grid {text!r}: expected ROWSxCOLS, e.g. 4x4")
+        return Grid(int(rows), int(cols))
+
+    def format_rules(self, rules: Grid) -> str:
+        return str(rules)
+
+    def parse_deal(self, text: str, rules: Grid) -> Deal:
+        return Deal.parse(text, rules.rows, rules.cols)
+
+    def format_deal(self, deal: Deal) -> str:
+        return str(deal)
+
+    def deal_from_seed(self, seed: int, rules: Grid) -> Deal:
+        return Deal.from_seed(seed, rules.rows, rules.cols)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def replay(self, deal: Deal, rules: Grid, moves: list) -> Replayed:
+        end = replay(deal, moves)
+        return Replayed(end.stacks() == 1, end.score())
+
+    def solve(self, deal: Deal, rules: Grid, limits: Limits = DEFAULT_LIMITS) -> SolveResult:
+        return solve(deal, limits)
+
+    def puzzle_fields(self, deal: Deal, rules: Grid) -> dict:
+        return {"rows": deal.rows, "cols": deal.cols}
+
+    def entry_rules(self, entry: dict) -> Grid:
+        return Grid(entry["rows"], entry["cols"])
+
+    def show_deal(self, deal: Deal) -> str:
+        return deal.grid_text()
+
+    def canonical(self, deal: Deal, rules: Grid) -> Deal:
+        return canonical_with_map(deal)[0]
+
+    def symmetric_copy(self, deal: Deal, rules: Grid, rng: random.Random) -> Deal:
+        suits, flip = rng.choice(CARD_MAPS)
+        grid = [[map_card(deal.cards[r * deal.cols + c], suits, flip) for c in range(deal.cols)]
+                for r in range(deal.rows)]
+        rng.shuffle(grid)
+        order = rng.sample(range(deal.cols), deal.cols)
+        grid = [[row[c] for c in order] for row in grid]
+        if rng.random() < 0.5:
+            grid = [list(col) for col in zip(*grid)]
+        return Deal(len(grid), len(grid[0]), tuple(c for row in grid for c in row))
+
+    def neighbour(self, deal: Deal, rules: Grid, rng: random.Random) -> Deal:
+        cards = list(deal.cards)
+        shuffle_step(cards, rng)
+        return Deal(deal.rows, deal.cols, tuple(cards))
+
+    def hardness(self, deal: Deal, rules: Grid, quick: bool = False) -> float | None:
+        return difficulty.estimated_hardness(deal, difficulty.QUICK if quick
+                                             else difficulty.DEFAULT_BUDGET)
+
+    def figures(self, deal: Deal, rules: Grid, tree_states: int | None = None) -> Figures:
+        metrics, moves = difficulty.figures(deal, tree_states=tree_states)
+        return Figures(metrics["single_stack"], metrics, moves)
+
+    def explain(self, level: str, score: float | None, metrics: dict, rules: Grid) -> str:
+        rows, cols = sorted((rules.rows, rules.cols))
+        if not metrics["single_stack"]:
+            return (f"unsolvable: no line of play gathers the {rows * cols} cards in one stack "
+                    f"(the best score is {metrics['max_score']}).")
+        return difficulty.explain(level, score, metrics, rows, cols)
+
+    def calibration_key(self, rules: Grid) -> str:
+        rows, cols = sorted((rules.rows, rules.cols))
+        return f"{rows}x{cols}"
+
+
+GAME = StacksSquared()

@@ -1,0 +1,120 @@
+"""The game contract, for every registered game: the same pipeline runs on each.
+
+Deal from seed, text round trips, an exact solve replayed by the rules module, a limit that
+says ``limit``; for designable games also a grade invariant under symmetry, one generated puzzle
+and the validation of its pack.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen import packs
+from puzzlegen.cli import cli
+from puzzlegen.grading import LEVELS, figure, grade
+from solvers import game as games
+from solvers.errors import BadInput
+from solvers.result import Limits, SolveResult, Status
+
+#: Limits every game's small deals are decided within.
+LIMITS = Limits(states=2_000_000, seconds=120)
+
+
+@pytest.fixture(params=games.names())
+def game(request) -> games.Game:
+    return games.get(request.param)
+
+
+def test_registry_names_every_game_and_refuses_others():
+    assert set(games.names()) == {"stacksquared", "agnes", "montana", "stackmgmt", "spider"}
+    assert {g.name for g in map(games.get, games.names())} == set(games.names())
+    with pytest.raises(BadInput, match="unknown game"):
+        games.get("freecell")
+
+
+def test_rules_round_trip_and_bad_rules_are_refused(game):
+    for name in game.variants():
+        rules = game.parse_rules(name)
+        assert game.parse_rules(game.format_rules(rules)) == rules
+    with pytest.raises(BadInput):
+        game.parse_rules("no such rules")
+
+
+def test_deal_solve_replay(game):
+    rules = game.parse_rules(game.default_rules)
+    for seed in (1, 2, 3):
+        deal = game.deal_from_seed(seed, rules)
+        assert game.parse_deal(game.format_deal(deal), rules) == deal
+        assert game.deal_from_seed(seed, rules) == deal
+        result = game.solve(deal, rules, LIMITS)
+        assert isinstance(result, SolveResult) and result.status is not Status.LIMIT
+        texts = [game.format_move(m) for m in result.moves]
+        assert [game.format_move(game.parse_move(t)) for t in texts] == texts
+        end = game.replay_text(deal, rules, texts)
+        assert end.won == (result.status is Status.SOLVED) or not game_is_designable(game)
+        if result.value is not None:
+            assert end.value == result.value
+
+
+def test_replay_names_a_bad_move(game):
+    rules = game.parse_rules(game.default_rules)
+    deal = game.deal_from_seed(1, rules)
+    result = game.solve(deal, rules, LIMITS)
+    if not result.moves:
+        pytest.skip("no line of play to break")
+    texts = [game.format_move(m) for m in result.moves]
+    with pytest.raises(BadInput):
+        game.replay_text(deal, rules, texts + texts[-1:])
+    with pytest.raises(BadInput):
+        game.parse_move("not a move")
+
+
+def test_a_tiny_limit_says_limit(game):
+    rules = game.parse_rules(game.default_rules)
+    for seed in range(1, 40):
+        result = game.solve(game.deal_from_seed(seed, rules), rules, Limits(nodes=1))
+        if result.status is Status.LIMIT:
+            return
+    pytest.skip("every deal of these rules is decided within one node")
+
+
+def game_is_designable(game) -> bool:
+    return isinstance(game, games.Designable)
+
+
+@pytest.fixture(params=games.designable())
+def designable(request) -> games.Designable:
+    return games.get(request.param)
+
+
+def test_grade_is_a_property_of_the_puzzle(designable):
+    rules = designable.parse_rules(designable.default_rules)
+    rng = random.Random(7)
+    deal = designable.deal_from_seed(11, rules)
+    first = grade(designable, deal, rules)
+    assert first.level in (*LEVELS, "unsolvable")
+    copy = designable.symmetric_copy(deal, rules, rng)
+    assert designable.canonical(copy, rules) == designable.canonical(deal, rules)
+    again = grade(designable, copy, rules)
+    assert again.to_json() | {"solution": None} == first.to_json() | {"solution": None}
+    if first.level != "unsolvable":
+        assert designable.replay_text(copy, rules, again.solution).won
+        assert designable.hardness(deal, rules) == first.metrics["hardness"]
+        assert isinstance(figure(first.metrics, designable.check_figure), (int, float))
+    neighbour = designable.neighbour(deal, rules, rng)
+    assert designable.parse_deal(designable.format_deal(neighbour), rules) == neighbour
+
+
+def test_generate_one_puzzle_and_validate_its_pack(designable, tmp_path):
+    out = tmp_path / f"{designable.name}.json"
+    result = CliRunner().invoke(cli, [designable.name, "generate", "--level", "easy",
+                                      "--count", "1", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    pack = packs.load(out)
+    assert pack["game"] == designable.name and len(pack["puzzles"]) == 1
+    assert pack["puzzles"][0]["level"] == "easy"
+    assert packs.validate(pack) == []
+    shown = CliRunner().invoke(cli, ["pack", "show", str(out)])
+    assert shown.exit_code == 0 and pack["puzzles"][0]["id"] in shown.output
