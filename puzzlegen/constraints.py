@@ -22,6 +22,7 @@ from solvers.cards import RANK_CHARS, SUIT_CHARS, Card, full_deck, parse_cards
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, compatible
 from solvers.stacksquared.game import shuffle_step
+from solvers.stacksquared.rules import same_line
 
 _CELL = re.compile(r"r(\d+)c(\d+)=(\S+)", re.IGNORECASE)
 
@@ -35,7 +36,7 @@ def line_cell_pairs(rows: int, cols: int) -> list[tuple[int, int]]:
     """Every pair of cells (a < b) sharing a row or a column."""
     n = rows * cols
     return [(a, b) for a in range(n) for b in range(a + 1, n)
-            if a // cols == b // cols or a % cols == b % cols]
+            if same_line(a, b, cols)]
 
 
 def line_pairs(cards, rows: int, cols: int) -> int:

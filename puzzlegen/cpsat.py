@@ -31,6 +31,7 @@ from puzzlegen.constraints import NO_CONSTRAINTS, Constraints, line_cell_pairs, 
 from solvers.cards import Card
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, compatible
+from solvers.stacksquared.rules import same_line
 
 #: Deterministic time units (about seconds of one core) one construction may use.
 WORK = 5.0
@@ -87,7 +88,7 @@ def merge_plan(rows: int, cols: int, rng: random.Random,
         while len(top) > 1:
             movers = [a for a in sorted(top) if line_connected(set(top) - {a}, cols)]
             pairs = [(a, b) for a in movers for b in sorted(top)
-                     if a != b and (a // cols == b // cols or a % cols == b % cols)
+                     if a != b and same_line(a, b, cols)
                      and not (top[a] in fixed and top[b] in fixed
                               and not compatible(fixed[top[a]], fixed[top[b]]))]
             if not pairs:

@@ -16,7 +16,7 @@ from solvers.cards import Card
 from solvers.result import Limits, SolveResult, Status
 from solvers.stacksquared import aot
 from solvers.stacksquared.codes import DONE, PORTFOLIO
-from solvers.stacksquared.rules import Deal, Move, Position, compatible
+from solvers.stacksquared.rules import Deal, Move, Position, compatible, same_line
 
 #: Distinct states one search may store unless told otherwise (about 0.5 GB at worst for 4x4).
 DEFAULT_LIMITS = Limits(states=4_000_000)
@@ -28,7 +28,7 @@ def line_masks(rows: int, cols: int) -> np.ndarray:
     masks = np.zeros(rows * cols, dtype=np.uint64)
     for a in range(rows * cols):
         for b in range(rows * cols):
-            if a != b and (a // cols == b // cols or a % cols == b % cols):
+            if a != b and same_line(a, b, cols):
                 masks[a] |= np.uint64(1 << b)
     return masks
 

@@ -22,6 +22,11 @@ def compatible(a: Card, b: Card) -> bool:
     return a.suit == b.suit or abs(a.rank - b.rank) <= 1
 
 
+def same_line(a: int, b: int, cols: int) -> bool:
+    """Cells a and b (row-major, ``cols`` columns) share a row or a column."""
+    return a // cols == b // cols or a % cols == b % cols
+
+
 def check_grid(rows: int, cols: int) -> None:
     """Raise :class:`BadInput` unless an r x c grid can be dealt from one deck."""
     if rows < 1 or cols < 1:
@@ -112,7 +117,7 @@ class Position:
 
     def same_line(self, a: int, b: int) -> bool:
         """Cells a and b share a row or a column."""
-        return a // self.cols == b // self.cols or a % self.cols == b % self.cols
+        return same_line(a, b, self.cols)
 
     def stacks(self) -> int:
         return sum(1 for t in self.tops if t is not None)
