@@ -95,7 +95,7 @@ def main() -> None:
           f"{1e9 * r['solve'] / r['cards']:.0f} ns per card")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "g.in"
-        t, _ = wall([exe, "stackmgmt", "generate", "--kind", "path", "--stacks", "2000",
+        t, _ = wall([exe, "stackmgmt", "cases", "--kind", "path", "--stacks", "2000",
                      "--cards", "50", "--out", str(out)], 1)
         print(f"generate path 2000 x 50 (one case, command wall): {t[0]:.3f} s")
 

@@ -57,7 +57,7 @@ def error_line(run: forked.Run) -> str:
     (["stackmgmt", "solve", "--brute", "--seconds", "nan"], "finite number above 0"),
     (["spider", "dof", "KS | QS", "--max-seconds", "-inf"], "finite number above 0"),
     (["stacksquared", "solve", "--seed", "-1"], "not a FreeCell deal number"),
-    (["stackmgmt", "generate", "--kind", "path", "--count", "0", "--out", "x.in"], "--count"),
+    (["stackmgmt", "cases", "--kind", "path", "--count", "0", "--out", "x.in"], "--count"),
     (["stacksquared", "stats", "--deals", "5", "--jobs", "0"], "worker count"),
     (["stacksquared", "stats", "--deals", "5", "--jobs", str(clitools.cores() + 1)],
      "worker count"),
@@ -73,9 +73,9 @@ def error_line(run: forked.Run) -> str:
     (["agnes", "winrate", "--rules", "up-suit-none", "--deals", HUGE], "would need"),
     (["montana", "winrate", "--deals", HUGE], "would need"),
     (["stacksquared", "stats", "--deals", "2000000000000"], "would need"),
-    (["stackmgmt", "generate", "--kind", "path", "--stacks", "100000", "--cards", "100000",
+    (["stackmgmt", "cases", "--kind", "path", "--stacks", "100000", "--cards", "100000",
       "--out", "x.in"], "at most 50000 suits"),
-    (["stackmgmt", "generate", "--kind", "path", "--stacks", "4000", "--cards", "4000",
+    (["stackmgmt", "cases", "--kind", "path", "--stacks", "4000", "--cards", "4000",
       "--out", "x.in"], "at most 10,000,000"),
     # Empty input, usage errors.
     (["stacksquared", "solve", "--input", "empty.txt"], "empty.txt holds no deal"),
@@ -179,7 +179,7 @@ def out_commands() -> dict[tuple[str, ...], click.Command]:
 #: are expected to fail (strict: the fix shows up as a pass to remove the mark from).
 PACK = "one.json"  # the first puzzle of a shipped pack, written by the test
 OUT_ARGS = {
-    ("puzzlegen", "stackmgmt", "generate"): ["--kind", "path"],
+    ("puzzlegen", "stackmgmt", "cases"): ["--kind", "path"],
     ("puzzlegen", "pack", "html"): [PACK],
     ("puzzlegen", "pack", "print"): [PACK],
     ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",

@@ -194,5 +194,5 @@ def test_every_command_is_fuzzed():
     names = {" ".join(p) for p in COMMANDS}
     assert {"puzzlegen stacksquared solve", "puzzlegen stacksquared grade",
             "puzzlegen pack validate", "puzzlegen agnes winrate", "puzzlegen montana solve",
-            "puzzlegen stackmgmt generate", "puzzlegen spider move",
+            "puzzlegen stackmgmt cases", "puzzlegen spider move",
             "python -m puzzlegen.calibration"} <= names

@@ -68,7 +68,7 @@ def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
         click.echo("\n".join(out))
 
 
-@cli.command("generate")
+@cli.command("cases")
 @click.option("--kind", type=click.Choice(["path", "blocked"]), required=True,
               help="path: POSSIBLE only through one source-to-target path of --length suits; "
                    "blocked: IMPOSSIBLE although every stack's bottom card is its suit's "
@@ -86,7 +86,7 @@ def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
               help="Case k of the file is generated from seed S + k.")
 @clitools.out_option(help="Contest input file to write (atomically).")
 @clitools.json_option
-def generate_cmd(kind, count, n, c, length, seed, out, as_json):
+def cases_cmd(kind, count, n, c, length, seed, out, as_json):
     """Write hard cases in the contest input format, each checked by the solver."""
     from solvers.stackmgmt.generate import bytes_needed, check_size, generate
 
