@@ -160,8 +160,9 @@ class Designable(Game):
         """One sentence for people: why this level."""
 
     def calibration_key(self, rules: Any) -> str:
-        """The name of the rules' calibration (one table per key)."""
-        return self.format_rules(rules)
+        """The name of the rules' calibration table (``puzzlegen/data/calibration-KEY.json``):
+        ``<game>-<rules>`` unless the game shares tables between rules."""
+        return f"{self.name}-{self.format_rules(rules)}"
 
 
 _games: dict[str, Game] = {}
