@@ -146,7 +146,7 @@ class Chances:
         self.memo[key] = 0.0  # every move shrinks the position, so no line comes back here
         options = choices(st) if winnable(st) else []
         if self.eager:
-            cards = _cards(st) - 1
+            cards = _cards(st)
             options = [c for c in options if _cards(c) < cards] or options
         chance = sum(map(self, options)) / len(options) if options else 0.0
         self.memo[key] = chance
