@@ -227,3 +227,21 @@ def test_neighbour_is_a_valid_different_deal():
         assert GAME.parse_deal(GAME.format_deal(other), RULES) == other
         assert sum(a != b for x, y in zip(deal, other) for a, b in zip(x, y)) == 2
         deal = other
+
+
+@pytest.mark.parametrize("name", ["10x4-k5", "12x2-k6"])  # 12x2-k6: stacks that tie
+def test_canonical_and_hardness_agree_on_many_symmetric_copies(name):
+    rng = random.Random(8)
+    rules = GAME.parse_rules(name)
+    kinds = set()
+    for seed in range(1, 121):
+        deal = GAME.deal_from_seed(seed, rules)
+        canon = GAME.canonical(deal, rules)
+        assert GAME.canonical(canon, rules) == canon
+        assert GAME.parse_deal(GAME.format_deal(canon), rules) == canon
+        copy = GAME.symmetric_copy(deal, rules, rng)
+        assert GAME.canonical(copy, rules) == canon
+        h = GAME.hardness(deal, rules)
+        assert GAME.hardness(copy, rules) == h
+        kinds.add(h is None)
+    assert kinds == {True, False}
