@@ -4,8 +4,8 @@ Rules ``NxC-kK``: N stacks of C face-up cards dealt from a deck of N suits, K of
 single card; the other N - K suits share the remaining cards as evenly as possible.  With fewer
 suits than stacks every line wins and with more none does, so the deck has exactly N suits; and
 with no single-card suit no deal is ever won (a suit's second-highest card can only go once its
-highest card shows, so no suit can be the source of the checker's path), so K >= 1.  A card is a ``(value, suit)`` pair of positive integers; only the order of
-values within a suit matters.
+highest card shows, so no suit can be the source of the checker's path), so K >= 1.  A card is
+a ``(value, suit)`` pair of positive integers; only the order of values within a suit matters.
 
 Deal text: the stacks bottom to top, separated by ``|``, each card ``value,suit``, e.g.
 ``3,2 1,1 7,4 2,2 | ...``.  Moves are printed by the rules module: ``remove (7,2) from 3`` or

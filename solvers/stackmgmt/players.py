@@ -7,9 +7,10 @@ remains is a choice of which top card to put on an empty stack.  The *careful* p
 uniformly among the top cards of stacks of two or more cards; the *eager* player looks one move
 ahead and picks uniformly among the moves that set off a removal, if there are any.
 
-Each chance is exact: a recursion over the positions the player can reach, remembered up to the
-order of the stacks, where :func:`winnable` (the analysis' criterion for any position, linear in
-the cards) cuts off every lost position at once.
+Each of these chances is exact: a recursion over the positions the player can reach, remembered
+up to the order of the stacks, where :func:`winnable` (the analysis' criterion for any position,
+linear in the cards) cuts off every lost position at once.  The *random* player, who may also
+move before removing, reaches too many positions for that; its chance is estimated by sampling.
 """
 from __future__ import annotations
 
