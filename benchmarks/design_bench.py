@@ -132,7 +132,7 @@ def generate(game_name, rules_text, level, count, jobs):
     game, rules = game_and_rules(game_name, rules_text)
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        pack = generate_pack(game, rules, count, parse_level(level), 7, jobs,
+        pack = generate_pack(game, rules, count, [parse_level(level)], 7, jobs,
                              str(Path(tmp) / "x.json"))
         seconds = time.perf_counter() - start
     levels = [grade(game, game.parse_deal(p["deal"], rules), rules).level

@@ -38,51 +38,58 @@ def check_level(game: Designable, rules, level: str) -> dict:
     return table
 
 
-def generate_pack(game: Designable, rules, count: int, level: str, seed: int, jobs: int,
+def generate_pack(game: Designable, rules, count: int, levels: list[str], seed: int, jobs: int,
                   out: str, bar=None, max_attempts: int | None = None, constraints=None,
                   starts: Iterator | None = None, method: str = "anneal",
                   parameters: dict | None = None) -> dict:
-    """Anneal until ``count`` distinct puzzles (up to symmetry) at ``level``; writes ``out``
-    after every accepted puzzle.  ``constraints`` (StacksSquared) guide the moves and are checked
-    on every puzzle; ``starts`` yields starting deals (else random ones)."""
+    """Anneal until ``count`` distinct puzzles (up to symmetry) at each of ``levels``; writes
+    ``out`` after every accepted puzzle.  ``constraints`` (StacksSquared) guide the moves and are
+    checked on every puzzle; ``starts`` yields starting deals (else random ones).
+    ``max_attempts`` caps the annealing runs of each level."""
     from puzzlegen import anneal
 
-    target = anneal.target_hardness(level, check_level(game, rules, level))
+    targets = {level: anneal.target_hardness(level, check_level(game, rules, level))
+               for level in levels}
     name = game.format_rules(rules)
-    parameters = {"rules": name, **(parameters or {}), "count": count, "level": level,
-                  "target_hardness": target,
+    parameters = {"rules": name, **(parameters or {}), "count": count,
+                  **({"level": levels[0], "target_hardness": targets[levels[0]]}
+                     if len(levels) == 1 else {"levels": levels, "target_hardness": targets}),
                   "schedule": {"tmax": anneal.T_MAX, "tmin": anneal.T_MIN, "steps": anneal.STEPS}}
     puzzles: list[dict] = []
     seen: set = set()
     limit = max_attempts if max_attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * count
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(jobs, initializer=anneal.ignore_sigint) as pool:
-        pending: deque = deque()
-        k = 0
-        while len(puzzles) < count:
-            while len(pending) < 2 * jobs and k < limit:
-                start = None if starts is None else game.format_deal(next(starts))
-                job = (game.name, name, level, seed, k, start, target, constraints)
-                pending.append(pool.apply_async(anneal.find, (job,)))
-                k += 1
-            if not pending:
-                raise AttemptsExhausted(f"found {len(puzzles)} of {count} {level} puzzles in "
-                                        f"{limit} annealing runs (--max-attempts)", len(puzzles))
-            found = pending.popleft().get()
-            if found is None:
-                continue
-            text, graded = found
-            deal = game.parse_deal(text, rules)
-            form = game.canonical(deal, rules)
-            if form in seen:
-                continue
-            if graded.level != level or (constraints is not None
-                                         and constraints.violation(deal) is not None):
-                raise AssertionError(f"annealing returned {text}, which is not what was asked")
-            seen.add(form)
-            pid = f"{name}-{level}-{len(puzzles) + 1:03d}"
-            puzzles.append(packs.puzzle_entry(game, pid, deal, rules, graded))
-            write_atomic(out, packs.dumps(packs.build(game, puzzles, method, seed, parameters)))
-            if bar is not None:
-                bar.update(1)
+        for level in levels:
+            pending: deque = deque()
+            k = found_here = 0
+            while found_here < count:
+                while len(pending) < 2 * jobs and k < limit:
+                    start = None if starts is None else game.format_deal(next(starts))
+                    job = (game.name, name, level, seed, k, start, targets[level], constraints)
+                    pending.append(pool.apply_async(anneal.find, (job,)))
+                    k += 1
+                if not pending:
+                    raise AttemptsExhausted(f"found {found_here} of {count} {level} puzzles in "
+                                            f"{limit} annealing runs (--max-attempts)",
+                                            len(puzzles))
+                found = pending.popleft().get()
+                if found is None:
+                    continue
+                text, graded = found
+                deal = game.parse_deal(text, rules)
+                form = game.canonical(deal, rules)
+                if form in seen:
+                    continue
+                if graded.level != level or (constraints is not None
+                                             and constraints.violation(deal) is not None):
+                    raise AssertionError(f"annealing returned {text}, which is not what was asked")
+                seen.add(form)
+                found_here += 1
+                pid = f"{name}-{level}-{found_here:03d}"
+                puzzles.append(packs.puzzle_entry(game, pid, deal, rules, graded))
+                write_atomic(out, packs.dumps(packs.build(game, puzzles, method, seed,
+                                                          parameters)))
+                if bar is not None:
+                    bar.update(1)
     return packs.build(game, puzzles, method, seed, parameters)

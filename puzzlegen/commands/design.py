@@ -19,19 +19,27 @@ def stamp(path: str) -> int | None:
     return os.stat(path).st_mtime_ns if os.path.exists(path) else None
 
 
+def parse_levels(text: str) -> list[str]:
+    """Levels separated by commas, each named once; :class:`BadInput` otherwise."""
+    levels = [parse_level(part) for part in text.split(",")]
+    if len(set(levels)) != len(levels):
+        raise BadInput(f"a level is named twice in {text!r}")
+    return levels
+
+
 def run_generate(game: games.Designable, rules, count: int, level: str, seed: int, out: str,
                  max_attempts: int | None, jobs: int, as_json: bool, **design) -> None:
     """The body of every ``generate``: the pack, a progress bar, what an interrupt kept."""
-    level = parse_level(level)
+    levels = parse_levels(level)
     load(game, rules)  # fail early without a calibration
     before = stamp(out)
     start = time.perf_counter()
     bar = None
     if sys.stderr.isatty():
         from tqdm import tqdm
-        bar = tqdm(total=count, desc="puzzles", unit="puzzle", file=sys.stderr)
+        bar = tqdm(total=count * len(levels), desc="puzzles", unit="puzzle", file=sys.stderr)
     try:
-        pack = generate_pack(game, rules, count, level, seed, jobs, out, bar, max_attempts,
+        pack = generate_pack(game, rules, count, levels, seed, jobs, out, bar, max_attempts,
                              **design)
     except KeyboardInterrupt:
         written = before != stamp(out) and len(packs.load(out)["puzzles"])
@@ -43,12 +51,12 @@ def run_generate(game: games.Designable, rules, count: int, level: str, seed: in
     finally:
         if bar is not None:
             bar.close()
-    summary = {"out": out, "puzzles": len(pack["puzzles"]), "level": level,
+    summary = {"out": out, "puzzles": len(pack["puzzles"]), "level": ",".join(levels),
                "seconds": round(time.perf_counter() - start, 3)}
     if as_json:
         clitools.emit_json(summary)
     else:
-        click.echo(f"wrote {summary['puzzles']} {level} puzzles to {out} in "
+        click.echo(f"wrote {summary['puzzles']} {' and '.join(levels)} puzzles to {out} in "
                    f"{summary['seconds']:.1f} s")
 
 
@@ -102,13 +110,15 @@ def generate_command(game_name: str) -> click.Command:
 
     @click.command("generate")
     @rules_option(game_name)
-    @click.option("--count", type=click.IntRange(1), required=True, help="Puzzles to generate.")
-    @click.option("--level", required=True, help=f"One of {', '.join(LEVELS)}.")
+    @click.option("--count", type=click.IntRange(1), required=True,
+                  help="Puzzles to generate (of each level).")
+    @click.option("--level", required=True,
+                  help=f"One of {', '.join(LEVELS)}, or several separated by commas.")
     @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
                   help="Seed of the annealing runs: the same seed gives the same pack.")
     @clitools.out_option(help="Pack file to write (rewritten atomically after every puzzle).")
     @click.option("--max-attempts", type=click.IntRange(1), default=None,
-                  help=f"Give up after this many annealing runs "
+                  help=f"Give up after this many annealing runs of a level "
                        f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
     @clitools.jobs_option
     @clitools.json_option

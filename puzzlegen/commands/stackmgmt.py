@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from puzzlegen import clitools
+from puzzlegen.commands.design import add_design_commands
 from puzzlegen.fileio import write_atomic
 from solvers.result import Limits
 from solvers.stackmgmt import format_contest, parse_contest, solve, solve_brute, verdict_word
@@ -103,3 +104,6 @@ def cases_cmd(kind, count, n, c, length, seed, out, as_json):
         click.echo(f"wrote {count} {kind} case{'s' * (count > 1)} ({n} stacks of {c} cards, "
                    f"{answers.count('POSSIBLE')} POSSIBLE) to {out}")
 
+
+
+add_design_commands(cli, "stackmgmt")

@@ -73,8 +73,10 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
               help="Rows of the grid.")
 @click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
               help="Columns of the grid.")
-@click.option("--count", type=click.IntRange(1), required=True, help="Puzzles to generate.")
-@click.option("--level", required=True, help=f"One of {', '.join(LEVELS)}.")
+@click.option("--count", type=click.IntRange(1), required=True,
+              help="Puzzles to generate (of each level).")
+@click.option("--level", required=True,
+              help=f"One of {', '.join(LEVELS)}, or several separated by commas.")
 @click.option("--method", type=click.Choice(["anneal", "cpsat"]), default="anneal",
               show_default=True, help="anneal: from random deals meeting the constraints; "
                                       "cpsat: annealing from deals CP-SAT constructs under the "
@@ -84,7 +86,7 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
               help="Seed of the annealing runs: the same seed gives the same pack.")
 @clitools.out_option(help="Pack file to write (rewritten atomically after every puzzle).")
 @click.option("--max-attempts", type=click.IntRange(1), default=None,
-              help=f"Give up after this many annealing runs "
+              help=f"Give up after this many annealing runs of a level "
                    f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
 @constraint_options
 @clitools.jobs_option
