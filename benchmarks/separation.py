@@ -4,7 +4,9 @@ For the packs given (one game), the puzzles are grouped by level; for each pair 
 levels present, the probability that a puzzle of the easier level is easier on the game's
 ``check_figure`` (higher = easier; ties count half) is printed, with each level's median.
 
-  python benchmarks/separation.py puzzles/agnes-*.json
+  python benchmarks/separation.py puzzles/agnes-*.json [--figure NAME]
+
+``--figure`` checks another figure of the metrics (a dotted path; higher = easier).
 """
 from __future__ import annotations
 
@@ -23,19 +25,20 @@ def easier_share(easy: list[float], hard: list[float]) -> float:
     return wins / (len(easy) * len(hard))
 
 
-def separation(paths: list[str]) -> dict:
+def separation(paths: list[str], name: str | None = None) -> dict:
     loaded = [packs.load(p) for p in paths]
     names = {pack["game"] for pack in loaded}
     if len(names) != 1:
         raise SystemExit(f"give the packs of one game, not {sorted(names)}")
     game = games.get(names.pop())
+    name = name or game.check_figure
     by_level: dict[str, list[float]] = {}
     for pack in loaded:
         for entry in pack["puzzles"]:
-            value = figure(entry["metrics"], game.check_figure)
+            value = figure(entry["metrics"], name)
             by_level.setdefault(entry["level"], []).append(float(value))
     levels = [name for name in LEVELS if name in by_level]
-    return {"game": game.name, "check_figure": game.check_figure,
+    return {"game": game.name, "figure": name,
             "levels": {name: {"puzzles": len(by_level[name]),
                               "median": statistics.median(by_level[name])} for name in levels},
             "easier_is_easier": {f"{a}<{b}": round(easier_share(by_level[a], by_level[b]), 3)
@@ -43,4 +46,6 @@ def separation(paths: list[str]) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(separation(sys.argv[1:]), indent=1))
+    args = sys.argv[1:]
+    chosen = args.pop(args.index("--figure") + 1) if "--figure" in args else None
+    print(json.dumps(separation([a for a in args if a != "--figure"], chosen), indent=1))
