@@ -184,6 +184,7 @@ OUT_ARGS = {
     ("puzzlegen", "pack", "print"): [PACK],
     ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",
                                                 "--level", "easy"],
+    ("puzzlegen", "stackmgmt", "generate"): ["--count", "1", "--level", "easy"],
     forked.CALIBRATION: ["--rules", "3x3", "--deals", "30"],
 }
 

@@ -141,7 +141,7 @@ def test_missing_file_and_bad_options(tmp_path):
     result = run("solve", str(tmp_path / "nope.in"))
     assert result.exit_code == 2 and result.output.startswith("error: cannot use")
     out = tmp_path / "g.in"
-    result = run("generate", "--kind", "path", "--stacks", "4", "--length", "3", "--out", str(out))
+    result = run("cases", "--kind", "path", "--stacks", "4", "--length", "3", "--out", str(out))
     assert result.exit_code == 2 and "length from 1 to 2" in result.output
     assert not out.exists()
 
@@ -155,7 +155,7 @@ def test_good_input_variants_parse():
 @pytest.mark.parametrize("kind", ["path", "blocked"])
 def test_generate_writes_contest_input_that_solves_as_promised(tmp_path, kind):
     out = tmp_path / f"{kind}.in"
-    result = run("generate", "--kind", kind, "--count", "3", "--stacks", "12", "--cards", "7",
+    result = run("cases", "--kind", kind, "--count", "3", "--stacks", "12", "--cards", "7",
                  "--seed", "5", "--out", str(out))
     assert result.exit_code == 0, result.output
     cases = parse_contest(out.read_text())
@@ -177,10 +177,10 @@ def test_generate_writes_contest_input_that_solves_as_promised(tmp_path, kind):
 def test_generate_never_replaces_a_file_unless_forced(tmp_path):
     out = tmp_path / "hard.in"
     out.write_text("precious\n")
-    result = run("generate", "--kind", "path", "--out", str(out))
+    result = run("cases", "--kind", "path", "--out", str(out))
     assert result.exit_code == 2 and "already exists; use --force" in result.output
     assert out.read_text() == "precious\n"
-    result = run("generate", "--kind", "path", "--out", str(out), "--force")
+    result = run("cases", "--kind", "path", "--out", str(out), "--force")
     assert result.exit_code == 0 and len(parse_contest(out.read_text())) == 1
 
 
@@ -192,7 +192,7 @@ def test_generate_never_replaces_a_file_unless_forced(tmp_path):
 ])
 def test_generator_sizes_are_refused_in_one_line(tmp_path, args, message):
     out = tmp_path / "g.in"
-    result = run("generate", "--kind", "path", *args, "--out", str(out))
+    result = run("cases", "--kind", "path", *args, "--out", str(out))
     assert result.exit_code == 2 and message in result.output
     assert result.output.count("\n") == 1 and not out.exists()
 
