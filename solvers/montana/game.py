@@ -262,7 +262,7 @@ class Montana(Designable):
                                f"{ANALYSIS_STATES:,} layouts or a line of "
                                f"{players.MAX_DEPTH:,} moves")
         won = bool(out[0] > 0)
-        metrics = {"hardness": -math.log10(out[1]) if won else None,
+        metrics = {"hardness": max(0.0, -math.log10(out[1])) if won else None,
                    "careful_win": float(out[1]), "random_win": float(out[2]),
                    "first_moves": int(first), "winning_first_moves": int(winning),
                    "layouts": int(layouts)}
