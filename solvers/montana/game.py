@@ -13,10 +13,11 @@ Design (``hardness``, ``figures``) serves single-round rules with fixed Twos, th
 issue asks for ("winnable on the first deal, without reshuffles"): there no layout recurs, so
 the layouts reachable from a deal form a finite acyclic graph and :mod:`players` computes the
 exact chance that a simple player wins.  The hardness is ``-log10`` of the *careful* player's
-chance (it favours a move that locks a card 4 to 1 over an ordinary move and an ordinary move 4
-to 1 over one leaving a gap right of a King not yet home); the independent check figure is the
-*random* player's chance.  ``8`` is the design deck: the whole graph of a 32-cell deal takes
-0.06 s on average, while a 52-card deal's takes seconds and up to tens of millions of layouts.
+chance: it plays at random, except that a move leaving a gap right of a King not yet home (a
+dead gap, the way Montana is lost) is 10 times less likely than any other.  The independent
+check figure is the *random* player's chance.  ``8`` is the design deck: the whole graph of a
+32-cell deal takes 0.07 s on average, a 52-card deal's seconds and up to tens of millions of
+layouts.
 Rows are interchangeable in one round (each first column takes any Two), so the symmetries are
 the 24 relabellings of the suits times the 24 orders of the rows; with reshuffles the rows are
 dealt in order, so only the suits.
@@ -36,21 +37,19 @@ from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
 from solvers.game import Designable, Figures, Replayed
 from solvers.montana import api, players
-from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move, check_layout,
-                                   deal_from_seed, format_deal, locked_count, parse_deal,
-                                   parse_move, redeal, redeal_rng, replay)
+from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
+                                   check_layout, deal_from_seed, format_deal, locked_count,
+                                   parse_deal, parse_move, redeal, redeal_rng, replay)
 from solvers.result import Limits, SolveResult, Status
 
 _NAME = re.compile(r"^(\d+)(-movable-twos)?(?:-redeals(\d+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
 #: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
-#: 2,000 random 8-rank deals needs about 1.3M.
+#: 4,000 random 8-rank deals needs 1.5M.
 ANALYSIS_STATES = 4_000_000
-#: Weights of the careful and the random player for a move of each class (players.DEAD, SAFE,
-#: LOCKS): the careful player locks a card 4 to 1, and shuns a dead gap 4 to 1.
-_WEIGHTS = np.array([[0.25, 1.0, 4.0], [1.0, 1.0, 1.0]])
-_STRICT = np.zeros(2, np.bool_)
-_SLIP = np.zeros(2)
+#: Weights of the careful and the random player for a move of each class (players.DEAD,
+#: SAFE): the careful player leaves a dead gap 10 times less often than it plays another move.
+_WEIGHTS = np.array([[0.1, 1.0], [1.0, 1.0]])
 _SUIT_ORDERS = list(itertools.permutations(range(4)))
 
 
@@ -255,7 +254,7 @@ class Montana(Designable):
         table = players._table(ANALYSIS_STATES, words, 3)
         out = np.zeros(3)
         status, first, winning, layouts, _ = players.evaluate(
-            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, _WEIGHTS, _STRICT, _SLIP,
+            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, _WEIGHTS,
             *players._scratch(3), out)
         if status == players.LIMIT:
             raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
@@ -281,8 +280,8 @@ class Montana(Designable):
         if not metrics.get("careful_win"):
             return f"{level}: no line of play wins this deal."
         harder = f"{score:.1f}" if score >= 99 else f"{score:.0f}"
-        return (f"{level}: a careful player, who favours moves that lock a card and avoids "
-                f"leaving a gap behind a King, wins about {_one_in(metrics['careful_win'])} "
+        return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
+                f"about {_one_in(metrics['careful_win'])} "
                 f"(harder than {harder}% of random winnable {self.format_rules(rules)}-rank "
                 f"deals); a player who moves at random wins about "
                 f"{_one_in(metrics['random_win'])}.")

@@ -4,17 +4,16 @@ Without movable Twos no layout recurs in a round (see ``kernel``), so the layout
 a deal form a directed acyclic graph and a player who picks among legal moves with fixed
 probabilities wins with the exact chance ``P(layout) = sum over moves of p(move) P(child)``,
 1 for a won layout and 0 for a lost one (no move left).  One depth-first pass over the graph,
-memoised in an exact transposition table (the layout packed as in ``kernel``), gives it for two
-players at once:
+memoised in an exact transposition table (the layout packed as in ``kernel``), gives it for
+several players at once, and whether the layout can be won at all (some line wins).
 
-- the *random* player: every legal move equally likely;
-- the *careful* player: a move that locks a card if there is one (a Two into the first column,
-  or a card extending its row's locked run), else a move that does not leave a gap right of a
-  King (a dead gap, which no card can ever fill), else any move; uniformly among its choices.
+A player weighs each legal move by its class: ``DEAD`` if it leaves a gap right of a King that
+is not home (a dead gap: nothing can fill it until that King moves), else ``SAFE``; it plays a
+move with probability its weight over the sum of the weights of the legal moves.  The random
+player weighs both classes 1.
 
-and whether the layout can be won at all (some line wins).  The round's figures are read off
-the deal's entry; a line of play is read off the table by following, from the deal, a winning
-move whose child the careful player wins most often.
+The round's figures are read off the deal's entry; a line of play is read off the table by
+following, from the deal, a winning move whose child a chosen player wins most often.
 """
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ from solvers.timing import now
 
 DONE, LIMIT = 0, 1
 MAX_MOVES = 16  # four gaps, a first-column gap taking one of four Twos
-LOCKS, SAFE, DEAD = 2, 1, 0  # the careful player's classes of a move, best first
+DEAD, SAFE = 0, 1  # the classes of a move
 
 
 @njit(cache=True)
@@ -74,8 +73,8 @@ def _runs(board, n, run):
 
 @njit(cache=True)
 def _moves(board, pos, n, run, src, dst, cls):
-    """The legal moves (card cell -> gap cell) and the careful player's class of each; their
-    count.  ``run``: the rows' locked runs."""
+    """The legal moves (card cell -> gap cell) and the class of each; their count.  ``run``:
+    the rows' locked runs."""
     m = 0
     for g in range(4 * n):
         if board[g] != 0:
@@ -95,13 +94,8 @@ def _moves(board, pos, n, run, src, dst, cls):
                 m += 1
     for i in range(m):
         s = src[i]
-        t = dst[i]
-        if t % n == run[t // n]:
-            cls[i] = LOCKS
-        elif s % n != 0 and board[s - 1] % n == n - 1 and run[s // n] != n - 1:
-            cls[i] = DEAD  # the gap left behind is right of a King not yet home
-        else:
-            cls[i] = SAFE
+        dead = s % n != 0 and board[s - 1] % n == n - 1 and run[s // n] != n - 1
+        cls[i] = DEAD if dead else SAFE
     return m
 
 
@@ -131,38 +125,27 @@ def _setup(board0, n, word, mul, words):
 
 
 @njit(cache=True)
-def _value(cls, m, kid, weights, strict, slip, j):
+def _value(cls, m, kid, weights, j):
     """Player ``j``'s chance from a layout whose moves have classes ``cls[:m]`` and whose
     children player ``j`` wins with chances ``kid[:m, j]``."""
-    top = DEAD
-    for i in range(m):
-        top = max(top, cls[i])
     total = 0.0
-    for i in range(m):
-        if strict[j]:
-            total += weights[j, 0] if cls[i] == top else 0.0
-        else:
-            total += weights[j, cls[i]]
     value = 0.0
     for i in range(m):
-        if strict[j]:
-            q = weights[j, 0] / total if cls[i] == top else 0.0
-        else:
-            q = weights[j, cls[i]] / total
-        value += ((1.0 - slip[j]) * q + slip[j] / m) * kid[i, j]
-    return value
+        total += weights[j, cls[i]]
+        value += weights[j, cls[i]] * kid[i, j]
+    return value / total
 
 
 @njit(cache=True)
 def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap, second_cap,
-             weights, strict, slip, src, dst, cls, count, nxt, kid, out):
-    """Win chances from the deal ``board0`` of the players ``weights``/``strict``/``slip`` (see
-    ``_value``): ``out[0]`` 1 if some line wins, ``out[1 + j]`` player ``j``'s chance.  Returns
-    ``(status, first_moves, winning_first_moves, states, nodes)``: ``status`` LIMIT when
-    ``max_states`` layouts stored, ``node_cap`` moves made, ``second_cap`` seconds (negative:
-    unlimited) or a line as long as the per-depth scratch arrays (``src`` .. ``kid``) stopped
-    it.  Every layout with moves is stored in the table (``keys``, ``stamp == gen``, ``vals``
-    laid out as ``out``)."""
+             weights, src, dst, cls, count, nxt, kid, out):
+    """Win chances from the deal ``board0`` of the players whose weights of the move classes
+    are the rows of ``weights``: ``out[0]`` 1 if some line wins, ``out[1 + j]`` player ``j``'s
+    chance.  Returns ``(status, first_moves, winning_first_moves, states, nodes)``: ``status``
+    LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made, ``second_cap`` seconds
+    (negative: unlimited) or a line as long as the per-depth scratch arrays (``src`` ..
+    ``kid``) stopped it.  Every layout with moves is stored in the table (``keys``, ``stamp ==
+    gen``, ``vals`` laid out as ``out``)."""
     target = 4 * (n - 1)
     depth = src.shape[0] - 1
     players = weights.shape[0]
@@ -189,8 +172,7 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
             for i in range(count[d]):
                 vals[slot, 0] = max(vals[slot, 0], kid[d, i, 0])
             for j in range(players):
-                vals[slot, 1 + j] = _value(cls[d], count[d], kid[d, :, 1:], weights, strict,
-                                           slip, j)
+                vals[slot, 1 + j] = _value(cls[d], count[d], kid[d, :, 1:], weights, j)
             states += 1
             if d == 0:
                 out[:] = vals[slot]
