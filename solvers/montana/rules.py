@@ -12,6 +12,7 @@ This module is the independent checker of every line of play the kernel prints.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -53,6 +54,37 @@ class Move:
 
     def to_json(self) -> dict:
         return {"card": str(self.card), "to": [self.to[0], self.to[1]]}
+
+
+class Redeal:
+    """The move that ends a round: the player asks for a reshuffle (see :func:`redeal`)."""
+
+    def __str__(self) -> str:
+        return "redeal"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Redeal)
+
+    def __hash__(self) -> int:
+        return hash("redeal")
+
+    def to_json(self) -> str:
+        return "redeal"
+
+
+REDEAL = Redeal()
+_MOVE = re.compile(r"^\s*(\w+)\s*->\s*(\d+)\s*,\s*(\d+)\s*$")
+
+
+def parse_move(text: str) -> Move | Redeal:
+    """The move ``str(move)`` prints: ``4H->1,3`` (0-based row and column) or ``redeal``."""
+    if text.strip().lower() == "redeal":
+        return REDEAL
+    match = _MOVE.match(text)
+    if match is None:
+        raise BadInput(f"malformed move {text.strip()!r}: expected CARD->ROW,COL such as "
+                       f"'4H->1,3' (0-based), or 'redeal'")
+    return Move(Card.parse(match[1]), (int(match[2]), int(match[3])))
 
 
 def parse_deal(text: str, ranks: int = 13) -> tuple[Cell, ...]:

@@ -1,0 +1,290 @@
+"""Montana (Gaps) through the game contract (:mod:`solvers.game`).
+
+Rules are named ``<ranks>[-movable-twos][-redeals<R>[-random-gaps]]``: ``8`` is a 32-cell layout
+(ranks A..8, aces as gaps) played as one round with the Twos fixed once in the first column;
+``13-redeals2`` the 52-card game with two reshuffles; ``8-movable-twos`` lets a Two in the first
+column move to another first-column gap.  Reshuffles use ``redeal_rng(0)``, as the command line
+does for a deal given as text, and a line of play crosses rounds with the move ``redeal``.
+
+A deal is the layout's ``4 * ranks`` cards row-major with the gaps written as aces (``rules``
+module); a move prints as ``4H->1,3`` (the card, then the gap's 0-based row and column).
+
+Design (``hardness``, ``figures``) serves single-round rules with fixed Twos, the puzzles the
+issue asks for ("winnable on the first deal, without reshuffles"): there no layout recurs, so
+the layouts reachable from a deal form a finite acyclic graph and :mod:`players` computes the
+exact chance that a simple player wins.  The hardness is ``-log10`` of the *careful* player's
+chance: it plays at random, except that a move leaving a gap right of a King not yet home (a
+dead gap, the way Montana is lost) is 10 times less likely than any other.  The independent
+check figure is the *random* player's chance.  ``8`` is the design deck: the whole graph of a
+32-cell deal takes 0.07 s on average, a 52-card deal's seconds and up to tens of millions of
+layouts.
+Rows are interchangeable in one round (each first column takes any Two), so the symmetries are
+the 24 relabellings of the suits times the 24 orders of the rows; with reshuffles the rows are
+dealt in order, so only the suits.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from solvers.cards import Card
+from solvers.errors import BadInput, LimitReached
+from solvers.game import Designable, Figures, Replayed
+from solvers.montana import api, players
+from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
+                                   check_layout, deal_from_seed, format_deal, locked_count,
+                                   parse_deal, parse_move, redeal, redeal_rng, replay)
+from solvers.result import Limits, SolveResult, Status
+
+_NAME = re.compile(r"^(\d+)(-movable-twos)?(?:-redeals(\d+)(-random-gaps)?)?$")
+REDEAL_SEED = 0
+#: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
+#: 4,000 random 8-rank deals needs 1.5M.
+ANALYSIS_STATES = 4_000_000
+#: Weights of the careful and the random player for a move of each class (players.DEAD,
+#: SAFE): the careful player leaves a dead gap 10 times less often than it plays another move.
+_WEIGHTS = np.array([[0.1, 1.0], [1.0, 1.0]])
+_SUIT_ORDERS = list(itertools.permutations(range(4)))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Montana's rules as the contract names them: the rule book's ``rules`` and the
+    reshuffles allowed."""
+
+    rules: Rules = Rules(8)
+    redeals: int = 0
+
+    @property
+    def ranks(self) -> int:
+        return self.rules.ranks
+
+    @property
+    def rows_free(self) -> bool:
+        """Whether rows are interchangeable (one round: no reshuffle deals them in order)."""
+        return self.redeals == 0
+
+
+@dataclass(frozen=True)
+class _Map:
+    """A symmetry: ``suits[s]`` is the new suit of suit ``s``; new row ``i`` is old row
+    ``rows[i]``."""
+
+    suits: tuple[int, ...]
+    rows: tuple[int, ...]
+
+    def deal(self, cells: Sequence[Cell], n: int) -> tuple[Cell, ...]:
+        return tuple(None if c is None else Card(c.rank, self.suits[c.suit])
+                     for r in self.rows for c in cells[r * n:(r + 1) * n])
+
+    def move_back(self, move: Move) -> Move:
+        """A move of the mapped deal in the original deal's terms."""
+        card = Card(move.card.rank, self.suits.index(move.card.suit))
+        return Move(card, (self.rows[move.to[0]], move.to[1]))
+
+
+def _canonical_map(cells: Sequence[Cell], variant: Variant) -> _Map:
+    """The symmetry taking ``cells`` to its class's representative: the least layout as rows of
+    card codes (0 a gap), over the suit relabellings and, in one round, the row orders."""
+    n = variant.ranks
+    best = None
+    for suits in _SUIT_ORDERS:
+        rows = [tuple(0 if c is None else c.rank * 4 + suits[c.suit]
+                      for c in cells[r * n:(r + 1) * n]) for r in range(ROWS)]
+        order = sorted(range(ROWS), key=rows.__getitem__) if variant.rows_free \
+            else list(range(ROWS))
+        key = [rows[r] for r in order]
+        if best is None or key < best[0]:
+            best = (key, _Map(suits, tuple(order)))
+    return best[1]
+
+
+def _one_in(p: float) -> str:
+    """``p`` as "1 game in N" with N to two significant figures."""
+    if p >= 0.5:
+        return f"{round(100 * p)} games in 100"
+    odds = 1 / p
+    rounded = round(odds, 1 - int(math.floor(math.log10(odds))))
+    if rounded < 1e6:
+        return f"1 game in {rounded:,.0f}"
+    if rounded < 1e12:
+        big, word = (rounded / 1e6, "million") if rounded < 1e9 else (rounded / 1e9, "billion")
+        return f"1 game in {big:.2g} {word}"
+    return f"1 game in 10^{math.log10(odds):.0f}"
+
+
+class Montana(Designable):
+    name = "montana"
+    default_rules = "8"
+    check_figure = "random_win"
+
+    def variants(self) -> list[str]:
+        return ["8", "6", "7", "13", "8-movable-twos", "13-movable-twos", "13-redeals2",
+                "13-redeals2-random-gaps", "13-movable-twos-redeals2"]
+
+    def parse_rules(self, text: str) -> Variant:
+        match = _NAME.match(text.strip())
+        if match is None:
+            raise BadInput(f"unknown Montana rules {text!r}: expected RANKS[-movable-twos]"
+                           f"[-redealsR[-random-gaps]], e.g. {', '.join(self.variants()[:6])}")
+        if match[3] is not None and (int(match[3]) == 0 or match[3] != str(int(match[3]))):
+            raise BadInput(f"Montana rules {text!r}: write -redealsR with R >= 1 without "
+                           f"leading zeros (no reshuffle: leave it out)")
+        rules = Rules(int(match[1]), movable_twos=bool(match[2]), random_gaps=bool(match[4]))
+        return Variant(rules, int(match[3] or 0))
+
+    def format_rules(self, rules: Variant) -> str:
+        name = f"{rules.ranks}" + ("-movable-twos" if rules.rules.movable_twos else "")
+        if rules.redeals:
+            name += f"-redeals{rules.redeals}" + ("-random-gaps" if rules.rules.random_gaps
+                                                  else "")
+        return name
+
+    def parse_deal(self, text: str, rules: Variant) -> tuple[Cell, ...]:
+        return parse_deal(text, rules.ranks)
+
+    def format_deal(self, deal: Sequence[Cell]) -> str:
+        return format_deal(deal)
+
+    def deal_from_seed(self, seed: int, rules: Variant) -> tuple[Cell, ...]:
+        return deal_from_seed(seed, rules.ranks)
+
+    def parse_move(self, text: str) -> Move | Redeal:
+        return parse_move(text)
+
+    def puzzle_fields(self, deal: Sequence[Cell], rules: Variant) -> dict:
+        return {"rows": ROWS, "cols": rules.ranks}
+
+    def replay(self, deal: Sequence[Cell], rules: Variant, moves: list) -> Replayed:
+        """The rule book's replay, with ``redeal`` reshuffling (at most ``redeals`` times)."""
+        check_layout(deal, rules.rules)
+        rng = redeal_rng(REDEAL_SEED)
+        layout, used = tuple(deal), 0
+        for number, move in enumerate(moves, 1):
+            if isinstance(move, Redeal):
+                if used == rules.redeals:
+                    raise BadInput(f"move {number} (redeal): the rules "
+                                   f"{self.format_rules(rules)} allow {rules.redeals} reshuffles")
+                used += 1
+                layout = redeal(layout, rules.rules, rng)
+            else:
+                try:
+                    layout = apply_move(layout, move, rules.rules)
+                except BadInput as error:
+                    raise BadInput(f"{error} (move {number} of the line)") from None
+        locked = locked_count(layout, rules.ranks)
+        return Replayed(locked == rules.rules.target, locked)
+
+    def solve(self, deal: Sequence[Cell], rules: Variant, limits: Limits) -> SolveResult:
+        """The exact solver round by round: ``states`` is each round's table (layouts stored),
+        ``nodes`` the moves the searches make and ``seconds`` their time, over every round.
+
+        With reshuffles a round that cannot be won ends at its most locked cards (the seed
+        document's objective) and is redealt; ``unsolvable`` then means that this way of
+        playing loses every round, not that no other end of a round could win.
+        """
+        check_layout(deal, rules.rules)
+        max_states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
+        search = api.Search(pass_states=max(1, min(api.Search().pass_states, max_states)))
+        rng = redeal_rng(REDEAL_SEED)
+        layout, moves, nodes, seconds, states = tuple(deal), [], 0, 0.0, 0
+        for number in range(rules.redeals + 1):
+            left = Limits(nodes=None if limits.nodes is None else limits.nodes - nodes,
+                          seconds=None if limits.seconds is None else limits.seconds - seconds)
+            if (left.nodes is not None and left.nodes <= 0) or \
+                    (left.seconds is not None and left.seconds <= 0):
+                result = SolveResult(Status.LIMIT, value=locked_count(layout, rules.ranks))
+                break
+            result = api.solve_round(layout, left, rules.rules, max_states, search=search)
+            moves += result.moves
+            nodes += result.nodes
+            seconds += result.seconds
+            states += result.details["states"]
+            if result.status is not Status.UNSOLVABLE or number == rules.redeals:
+                break
+            layout = redeal(replay(layout, result.moves, rules.rules), rules.rules, rng)
+            moves.append(REDEAL)
+        return SolveResult(result.status, moves, nodes, seconds, result.value,
+                           {"states": states, "rounds": number + 1})
+
+    def canonical(self, deal: Sequence[Cell], rules: Variant) -> tuple[Cell, ...]:
+        return _canonical_map(deal, rules).deal(deal, rules.ranks)
+
+    def symmetric_copy(self, deal: Sequence[Cell], rules: Variant,
+                       rng: random.Random) -> tuple[Cell, ...]:
+        suits = tuple(rng.sample(range(4), 4))
+        rows = tuple(rng.sample(range(ROWS), ROWS)) if rules.rows_free else tuple(range(ROWS))
+        return _Map(suits, rows).deal(deal, rules.ranks)
+
+    def neighbour(self, deal: Sequence[Cell], rules: Variant,
+                  rng: random.Random) -> tuple[Cell, ...]:
+        """Two cells swapped (cards or gaps, not two gaps)."""
+        cells = list(deal)
+        while True:
+            i, j = rng.sample(range(len(cells)), 2)
+            if cells[i] is not None or cells[j] is not None:
+                cells[i], cells[j] = cells[j], cells[i]
+                return tuple(cells)
+
+    def hardness(self, deal: Sequence[Cell], rules: Variant, quick: bool = False) -> float | None:
+        """``-log10`` of the careful player's chance; ``quick`` is the same exact figure (the
+        whole analysis takes 0.06 s on an 8-rank deal)."""
+        return self.figures(deal, rules, solution=False).metrics["hardness"]
+
+    def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True) -> Figures:
+        """Exact chances of the careful and the random player (``careful_win``,
+        ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
+        and winning first moves, the layouts of the round (``layouts``: those with a move), and
+        a winning line: at each step the winning move after which the careful player wins most
+        often.  Computed on the canonical deal, so every symmetric copy has the same."""
+        if rules.redeals or rules.rules.movable_twos:
+            raise BadInput(f"Montana rules {self.format_rules(rules)}: grading serves one round "
+                           f"with fixed Twos (e.g. 8 or 13), whose layouts never recur")
+        check_layout(deal, rules.rules)
+        n = rules.ranks
+        symmetry = _canonical_map(deal, rules)
+        board = api._encode(symmetry.deal(deal, n), n)
+        word, mul, words, _ = api._packing(n)
+        table = players._table(ANALYSIS_STATES, words, 3)
+        out = np.zeros(3)
+        status, first, winning, layouts, _ = players.evaluate(
+            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, _WEIGHTS,
+            *players._scratch(3), out)
+        if status == players.LIMIT:
+            raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
+                               f"{ANALYSIS_STATES:,} layouts or a line of "
+                               f"{players.MAX_DEPTH:,} moves")
+        won = bool(out[0] > 0)
+        metrics = {"hardness": max(0.0, -math.log10(out[1])) if won else None,
+                   "careful_win": float(out[1]), "random_win": float(out[2]),
+                   "first_moves": int(first), "winning_first_moves": int(winning),
+                   "layouts": int(layouts)}
+        line = []
+        if won and solution:
+            src = np.empty(players.MAX_DEPTH + 1, np.int64)
+            dst = np.empty_like(src)
+            length = players.best_line(board, n, word, mul, *table, 0, src, dst)
+            for s, t in zip(src[:length], dst[:length]):
+                card = api._decode_card(int(board[s]), n)
+                line.append(symmetry.move_back(Move(card, divmod(int(t), n))))
+                board[t], board[s] = board[s], 0
+        return Figures(won, metrics, line)
+
+    def explain(self, level: str, score: float, metrics: dict, rules: Variant) -> str:
+        if not metrics.get("careful_win"):
+            return f"{level}: no line of play wins this deal."
+        harder = f"{score:.1f}" if score >= 99 else f"{score:.0f}"
+        return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
+                f"about {_one_in(metrics['careful_win'])} "
+                f"(harder than {harder}% of random winnable {self.format_rules(rules)}-rank "
+                f"deals); a player who moves at random wins about "
+                f"{_one_in(metrics['random_win'])}.")
+
+
+GAME = Montana()

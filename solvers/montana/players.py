@@ -1,0 +1,271 @@
+"""Exact win chances of simple players in one Montana round (fixed Twos), by dynamic programming.
+
+Without movable Twos no layout recurs in a round (see ``kernel``), so the layouts reachable from
+a deal form a directed acyclic graph and a player who picks among legal moves with fixed
+probabilities wins with the exact chance ``P(layout) = sum over moves of p(move) P(child)``,
+1 for a won layout and 0 for a lost one (no move left).  One depth-first pass over the graph,
+memoised in an exact transposition table (the layout packed as in ``kernel``), gives it for
+several players at once, and whether the layout can be won at all (some line wins).
+
+A player weighs each legal move by its class: ``DEAD`` if it leaves a gap right of a King that
+is not home (a dead gap: nothing can fill it until that King moves), else ``SAFE``; it plays a
+move with probability its weight over the sum of the weights of the legal moves.  The random
+player weighs both classes 1.
+
+The round's figures are read off the deal's entry; a line of play is read off the table by
+following, from the deal, a winning move whose child a chosen player wins most often.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.timing import now
+
+DONE, LIMIT = 0, 1
+MAX_MOVES = 16  # four gaps, a first-column gap taking one of four Twos
+DEAD, SAFE = 0, 1  # the classes of a move
+
+
+@njit(cache=True)
+def _hash(key):
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in range(key.shape[0]):
+        h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _slot(keys, stamp, gen, key):
+    """The slot holding ``key``, or the empty slot where it would go (``stamp`` tells)."""
+    mask = keys.shape[0] - 1
+    slot = np.int64(_hash(key) & np.uint64(mask))
+    words = key.shape[0]
+    while stamp[slot] == gen:
+        same = True
+        for w in range(words):
+            if keys[slot, w] != key[w]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def _runs(board, n, run):
+    """Each row's locked run: a Two in the first column and its consecutive successors."""
+    total = 0
+    for row in range(4):
+        base = row * n
+        first = board[base]
+        k = 0
+        if first != 0 and first % n == 1:
+            k = 1
+            while k < n - 1 and board[base + k] == first + k:
+                k += 1
+        run[row] = k
+        total += k
+    return total
+
+
+@njit(cache=True)
+def _moves(board, pos, n, run, src, dst, cls):
+    """The legal moves (card cell -> gap cell) and the class of each; their count.  ``run``:
+    the rows' locked runs."""
+    m = 0
+    for g in range(4 * n):
+        if board[g] != 0:
+            continue
+        if g % n == 0:
+            for suit in range(4):
+                p = pos[suit * n + 1]
+                if p % n != 0:
+                    src[m] = p
+                    dst[m] = g
+                    m += 1
+        else:
+            left = board[g - 1]
+            if left != 0 and left % n != n - 1:
+                src[m] = pos[left + 1]
+                dst[m] = g
+                m += 1
+    for i in range(m):
+        s = src[i]
+        dead = s % n != 0 and board[s - 1] % n == n - 1 and run[s // n] != n - 1
+        cls[i] = DEAD if dead else SAFE
+    return m
+
+
+@njit(cache=True)
+def _move(board, pos, key, word, mul, n, s, t):
+    """Move the card at ``s`` into the gap at ``t`` (its own undo with the cells swapped)."""
+    card = board[s]
+    board[t] = card
+    board[s] = 0
+    pos[card] = t
+    digit = np.uint64(card - card // n)
+    key[word[s]] -= digit * mul[s]
+    key[word[t]] += digit * mul[t]
+
+
+@njit(cache=True)
+def _setup(board0, n, word, mul, words):
+    board = board0.copy()
+    pos = np.full(4 * n, -1, np.int64)
+    key = np.zeros(words, np.uint64)
+    for i in range(4 * n):
+        v = board[i]
+        if v != 0:
+            pos[v] = i
+            key[word[i]] += np.uint64(v - v // n) * mul[i]
+    return board, pos, key
+
+
+@njit(cache=True)
+def _value(cls, m, kid, weights, j):
+    """Player ``j``'s chance from a layout whose moves have classes ``cls[:m]`` and whose
+    children player ``j`` wins with chances ``kid[:m, j]``."""
+    total = 0.0
+    value = 0.0
+    for i in range(m):
+        total += weights[j, cls[i]]
+        value += weights[j, cls[i]] * kid[i, j]
+    return value / total
+
+
+@njit(cache=True)
+def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap, second_cap,
+             weights, src, dst, cls, count, nxt, kid, out):
+    """Win chances from the deal ``board0`` of the players whose weights of the move classes
+    are the rows of ``weights``: ``out[0]`` 1 if some line wins, ``out[1 + j]`` player ``j``'s
+    chance.  Returns ``(status, first_moves, winning_first_moves, states, nodes)``: ``status``
+    LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made, ``second_cap`` seconds
+    (negative: unlimited) or a line as long as the per-depth scratch arrays (``src`` ..
+    ``kid``) stopped it.  Every layout with moves is stored in the table (``keys``, ``stamp ==
+    gen``, ``vals`` laid out as ``out``)."""
+    target = 4 * (n - 1)
+    depth = src.shape[0] - 1
+    players = weights.shape[0]
+    board, pos, key = _setup(board0, n, word, mul, keys.shape[1])
+    run = np.zeros(4, np.int64)
+    start = now()
+    states = 0
+    nodes = 0
+    out[:] = 0.0
+    if _runs(board, n, run) == target:
+        out[:] = 1.0
+        return DONE, 0, 0, 0, 0
+    count[0] = _moves(board, pos, n, run, src[0], dst[0], cls[0])
+    nxt[0] = 0
+    d = 0
+    while count[0] > 0:
+        if nxt[d] == count[d]:  # every child known: this layout's values
+            if states >= max_states:
+                return LIMIT, count[0], 0, states, nodes
+            slot = _slot(keys, stamp, gen, key)
+            keys[slot, :] = key
+            stamp[slot] = gen
+            vals[slot, 0] = 0.0
+            for i in range(count[d]):
+                vals[slot, 0] = max(vals[slot, 0], kid[d, i, 0])
+            for j in range(players):
+                vals[slot, 1 + j] = _value(cls[d], count[d], kid[d, :, 1:], weights, j)
+            states += 1
+            if d == 0:
+                out[:] = vals[slot]
+                wins = 0
+                for i in range(count[0]):
+                    wins += kid[0, i, 0] > 0
+                return DONE, count[0], wins, states, nodes
+            d -= 1
+            i = nxt[d] - 1
+            _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
+            kid[d, i, :] = vals[slot]
+            continue
+        i = nxt[d]
+        nxt[d] += 1
+        _move(board, pos, key, word, mul, n, src[d, i], dst[d, i])
+        nodes += 1
+        if (node_cap >= 0 and nodes >= node_cap) or (
+                second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
+            return LIMIT, count[0], 0, states, nodes
+        slot = _slot(keys, stamp, gen, key)
+        if stamp[slot] == gen:
+            kid[d, i, :] = vals[slot]
+        else:
+            won = _runs(board, n, run) == target
+            m = 0 if won else _moves(board, pos, n, run, src[d + 1], dst[d + 1], cls[d + 1])
+            if m > 0:  # a new layout with moves: search below it
+                if d + 1 == depth:
+                    return LIMIT, count[0], 0, states, nodes
+                d += 1
+                count[d] = m
+                nxt[d] = 0
+                continue
+            kid[d, i, :] = 1.0 if won else 0.0
+        _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
+    return DONE, 0, 0, states, nodes
+
+
+@njit(cache=True)
+def best_line(board0, n, word, mul, keys, stamp, vals, gen, guide, out_src, out_dst):
+    """A winning line read off the table of ``evaluate`` (the deal must be winnable): at each
+    layout the winning move whose child player ``guide`` wins most often (the first such move
+    on a tie).  Its length; the moves in ``out_src``/``out_dst``."""
+    target = 4 * (n - 1)
+    board, pos, key = _setup(board0, n, word, mul, keys.shape[1])
+    src = np.empty(MAX_MOVES, np.int64)
+    dst = np.empty(MAX_MOVES, np.int64)
+    cls = np.empty(MAX_MOVES, np.int64)
+    run = np.zeros(4, np.int64)
+    length = 0
+    while _runs(board, n, run) < target:
+        m = _moves(board, pos, n, run, src, dst, cls)
+        best = -1
+        best_value = -1.0
+        for i in range(m):
+            _move(board, pos, key, word, mul, n, src[i], dst[i])
+            if _runs(board, n, run) == target:
+                value = 2.0  # a win now beats everything
+            else:
+                slot = _slot(keys, stamp, gen, key)
+                known = stamp[slot] == gen and vals[slot, 0] > 0
+                value = vals[slot, 1 + guide] if known else -1.0
+            _move(board, pos, key, word, mul, n, dst[i], src[i])
+            if value > best_value:
+                best, best_value = i, value
+        out_src[length] = src[best]
+        out_dst[length] = dst[best]
+        length += 1
+        _move(board, pos, key, word, mul, n, src[best], dst[best])
+    return length
+
+
+MAX_DEPTH = 1 << 14  # a longer line stops the evaluation with LIMIT
+_work: dict = {}
+
+
+def _scratch(columns: int) -> tuple:
+    """The per-depth arrays of ``evaluate`` for ``columns`` values a layout, allocated once."""
+    if _work.get("columns") != columns:
+        rows = MAX_DEPTH + 1
+        _work["columns"] = columns
+        _work["arrays"] = (*(np.empty((rows, MAX_MOVES), np.int64) for _ in range(3)),
+                           *(np.zeros(rows, np.int64) for _ in range(2)),
+                           np.zeros((rows, MAX_MOVES, columns), np.float64))
+    return _work["arrays"]
+
+
+def _table(max_states: int, words: int, columns: int) -> tuple:
+    """The process's table for ``max_states`` layouts (reused; ``stamp`` marks this call's)."""
+    size = 1 << max(10, (max_states * 3 // 2).bit_length())
+    entry = _work.get("table")
+    if entry is None or entry[0].shape != (size, words) or entry[2].shape[1] != columns:
+        entry = [np.zeros((size, words), np.uint64), np.zeros(size, np.int64),
+                 np.zeros((size, columns), np.float64), 0]
+        _work["table"] = entry
+    entry[3] += 1
+    return entry[0], entry[1], entry[2], entry[3]

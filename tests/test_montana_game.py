@@ -1,0 +1,199 @@
+"""Montana through the game contract: names, round trips, replay, solve, limits and figures."""
+import random
+from functools import lru_cache
+
+import pytest
+
+from solvers.cards import Card
+from solvers.errors import BadInput, LimitReached
+from solvers.game import get
+from solvers.montana import api, game
+from solvers.montana.game import Variant
+from solvers.montana.rules import (REDEAL, Move, Rules, check_layout, legal_moves, locked_count,
+                                   locked_lengths, parse_move)
+from solvers.result import Limits, Status
+
+GAME = get("montana")
+EIGHT = GAME.parse_rules("8")
+SIX = GAME.parse_rules("6")
+
+
+def test_rule_names_round_trip_and_bad_names_are_refused():
+    for name in GAME.variants():
+        assert GAME.format_rules(GAME.parse_rules(name)) == name
+    assert GAME.parse_rules("13-movable-twos-redeals2") == Variant(Rules(13, movable_twos=True), 2)
+    assert GAME.parse_rules("8-redeals1-random-gaps") == Variant(Rules(8, random_gaps=True), 1)
+    for bad in ("", "8-random-gaps", "8-redeals0", "8-redeals02", "2", "14", "8-twos", "eight"):
+        with pytest.raises(BadInput):
+            GAME.parse_rules(bad)
+
+
+def test_deals_and_moves_round_trip():
+    for seed in range(5):
+        deal = GAME.deal_from_seed(seed, EIGHT)
+        assert GAME.parse_deal(GAME.format_deal(deal), EIGHT) == deal
+        for move in legal_moves(deal, EIGHT.rules):
+            assert GAME.parse_move(GAME.format_move(move)) == move
+    assert GAME.parse_move("10h -> 3,7") == Move(Card(10, 2), (3, 7))
+    assert GAME.parse_move(GAME.format_move(REDEAL)) == REDEAL
+    for bad in ("4H", "4H->1", "4X->1,2", "redeal now", "->1,2"):
+        with pytest.raises(BadInput):
+            parse_move(bad)
+
+
+@lru_cache(maxsize=None)
+def won_seeds(rules_name, count):
+    rules = GAME.parse_rules(rules_name)
+    seeds = []
+    seed = 0
+    while len(seeds) < count:
+        seed += 1
+        if GAME.figures(GAME.deal_from_seed(seed, rules), rules).won:
+            seeds.append(seed)
+    return tuple(seeds)
+
+
+def test_replay_wins_with_the_solution_and_names_the_first_illegal_move():
+    seed = won_seeds("8", 1)[0]
+    deal = GAME.deal_from_seed(seed, EIGHT)
+    line = GAME.figures(deal, EIGHT).solution
+    assert GAME.replay(deal, EIGHT, line).won
+    assert GAME.replay_text(deal, EIGHT, [GAME.format_move(m) for m in line]).value == 28
+    stuck = GAME.replay(deal, EIGHT, line[:3])
+    assert not stuck.won and stuck.value == locked_count(
+        api.replay(deal, line[:3], EIGHT.rules), 8)
+    bad = line[:5] + [line[4]] + line[5:]
+    with pytest.raises(BadInput, match="move 6 of the line"):
+        GAME.replay(deal, EIGHT, bad)
+    with pytest.raises(BadInput, match=r"move 1 \(redeal\)"):
+        GAME.replay(deal, EIGHT, [REDEAL])
+
+
+def test_solve_agrees_with_the_round_solver_and_the_figures():
+    for seed in range(1, 9):
+        deal = GAME.deal_from_seed(seed, EIGHT)
+        result = GAME.solve(deal, EIGHT, Limits())
+        assert result.status is api.solve_round(deal, rules=EIGHT.rules).status
+        assert (result.status is Status.SOLVED) == GAME.figures(deal, EIGHT).won
+        assert GAME.replay(deal, EIGHT, result.moves).won == result.solved
+
+
+def test_solve_with_reshuffles_crosses_rounds_and_replays():
+    rules = GAME.parse_rules("6-redeals2")
+    rounds = set()
+    for seed in range(1, 13):
+        deal = GAME.deal_from_seed(seed, rules)
+        result = GAME.solve(deal, rules, Limits())
+        assert result.status is not Status.LIMIT
+        assert result.moves.count(REDEAL) == result.details["rounds"] - 1
+        assert GAME.replay(deal, rules, result.moves).won == result.solved
+        rounds.add(result.details["rounds"])
+    assert rounds - {1}, "some deal needed a reshuffle"
+
+
+def test_limits_give_limit():
+    deal = GAME.deal_from_seed(won_seeds("8", 1)[0], EIGHT)
+    for limits in (Limits(nodes=3), Limits(states=3), Limits(seconds=0.0)):
+        assert GAME.solve(deal, EIGHT, limits).status is Status.LIMIT
+    movable = GAME.parse_rules("8-movable-twos")
+    assert GAME.solve(deal, movable, Limits(states=3)).status is Status.LIMIT
+
+
+def test_figures_are_symmetric_deterministic_and_match_hardness():
+    rng = random.Random(5)
+    for seed in (4, 7, 8, 1):  # won with 28,000 layouts or fewer, and a lost deal
+        deal = GAME.deal_from_seed(seed, EIGHT)
+        fig = GAME.figures(deal, EIGHT)
+        assert GAME.figures(deal, EIGHT).metrics == fig.metrics
+        assert GAME.hardness(deal, EIGHT) == fig.metrics["hardness"]
+        assert GAME.hardness(deal, EIGHT, quick=True) == fig.metrics["hardness"]
+        for _ in range(3):
+            copy = GAME.symmetric_copy(deal, EIGHT, rng)
+            assert GAME.canonical(copy, EIGHT) == GAME.canonical(deal, EIGHT)
+            other = GAME.figures(copy, EIGHT)
+            assert other.metrics == fig.metrics
+            assert GAME.replay(copy, EIGHT, other.solution).won == fig.won
+        if fig.won:
+            assert 0 < fig.metrics["random_win"] <= 1 and fig.metrics["hardness"] >= 0
+            assert 1 <= fig.metrics["winning_first_moves"] <= fig.metrics["first_moves"]
+        else:
+            assert fig.metrics["hardness"] is None and fig.metrics["careful_win"] == 0
+
+
+def test_with_reshuffles_only_suits_are_symmetries():
+    rules = GAME.parse_rules("8-redeals2")
+    deal = GAME.deal_from_seed(3, rules)
+    rng = random.Random(1)
+    for _ in range(10):
+        copy = GAME.symmetric_copy(deal, rules, rng)
+        assert [c is None for c in copy] == [c is None for c in deal]
+        assert GAME.canonical(copy, rules) == GAME.canonical(deal, rules)
+    with pytest.raises(BadInput, match="one round"):
+        GAME.figures(deal, rules)
+
+
+def test_neighbour_swaps_two_cells_of_a_valid_layout():
+    rng = random.Random(2)
+    deal = GAME.deal_from_seed(1, EIGHT)
+    for _ in range(50):
+        near = GAME.neighbour(deal, EIGHT, rng)
+        check_layout(near, EIGHT.rules)
+        changed = [i for i in range(32) if near[i] != deal[i]]
+        assert len(changed) == 2 and near[changed[0]] == deal[changed[1]]
+
+
+def chances(cells, n, weights):
+    """A second reading: the player's exact chance by plain recursion over layouts."""
+    memo = {}
+    rules = Rules(n)
+
+    def cls(layout, move):
+        """0 if the move leaves a gap right of a King that is not home, else 1."""
+        src = layout.index(move.card)
+        left = layout[src - 1] if src % n else None
+        home = src % n == n - 1 and locked_lengths(layout, n)[src // n] == n - 1
+        return 0 if left is not None and left.rank == n and not home else 1
+
+    def value(layout):
+        if layout not in memo:
+            if locked_count(layout, n) == 4 * (n - 1):
+                memo[layout] = 1.0
+            else:
+                moves = legal_moves(layout, rules)
+                w = [weights[cls(layout, m)] for m in moves]
+                memo[layout] = sum(wi * value(api.replay(layout, [m], rules))
+                                   for wi, m in zip(w, moves)) / sum(w) if moves else 0.0
+        return memo[layout]
+
+    return value(tuple(cells))
+
+
+def test_player_chances_match_a_plain_recursion():
+    rules = GAME.parse_rules("4")
+    seen = 0
+    for seed in range(1, 60):
+        deal = GAME.deal_from_seed(seed, rules)
+        fig = GAME.figures(deal, rules)
+        if fig.metrics["layouts"] > 700:  # the plain recursion is slow
+            continue
+        canon = GAME.canonical(deal, rules)
+        careful = chances(canon, 4, (0.1, 1.0))
+        assert fig.metrics["careful_win"] == pytest.approx(careful, rel=1e-12, abs=1e-300)
+        assert fig.metrics["random_win"] == pytest.approx(chances(canon, 4, (1, 1)), rel=1e-12)
+        assert fig.won == (careful > 0)
+        seen += fig.won and 0 < careful < 1 and careful != fig.metrics["random_win"]
+    assert seen >= 10
+
+
+def test_explain_names_both_players():
+    seed = won_seeds("8", 1)[0]
+    metrics = GAME.figures(GAME.deal_from_seed(seed, EIGHT), EIGHT).metrics
+    text = GAME.explain("hard", 93.4, metrics, EIGHT)
+    assert text.startswith("hard: a careful player") and "93%" in text and "at random" in text
+    assert "1 game in" in text or "games in 100" in text
+
+
+def test_an_analysis_at_its_limit_raises(monkeypatch):
+    monkeypatch.setattr(game, "ANALYSIS_STATES", 10)
+    with pytest.raises(LimitReached, match="10 layouts"):
+        GAME.figures(GAME.deal_from_seed(4, EIGHT), EIGHT)
