@@ -8,6 +8,7 @@ from functools import partial
 import click
 
 from puzzlegen import clitools, runs, stats
+from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, Rules, Search, deal_from_seed, format_grid,
                              game_json, parse_deal, solve)
@@ -207,3 +208,6 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
         _print_tally("first deal alone", summary["first_round"])
     click.echo(f"seconds per deal median {summary['seconds']['median']:.4f}, "
                f"p99 {summary['seconds']['p99']:.4f}")
+
+
+add_design_commands(cli, "montana")

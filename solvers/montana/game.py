@@ -38,8 +38,9 @@ from solvers.errors import BadInput, LimitReached
 from solvers.game import Designable, Figures, Replayed
 from solvers.montana import api, players
 from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
-                                   check_layout, deal_from_seed, format_deal, locked_count,
-                                   parse_deal, parse_move, redeal, redeal_rng, replay)
+                                   check_layout, deal_from_seed, format_deal, format_grid,
+                                   locked_count, parse_deal, parse_move, redeal, redeal_rng,
+                                   replay)
 from solvers.result import Limits, SolveResult, Status
 
 _NAME = re.compile(r"^(\d+)(-movable-twos)?(?:-redeals(\d+)(-random-gaps)?)?$")
@@ -158,8 +159,8 @@ class Montana(Designable):
     def parse_move(self, text: str) -> Move | Redeal:
         return parse_move(text)
 
-    def puzzle_fields(self, deal: Sequence[Cell], rules: Variant) -> dict:
-        return {"rows": ROWS, "cols": rules.ranks}
+    def show_deal(self, deal: Sequence[Cell]) -> str:
+        return format_grid(deal, len(deal) // ROWS)
 
     def replay(self, deal: Sequence[Cell], rules: Variant, moves: list) -> Replayed:
         """The rule book's replay, with ``redeal`` reshuffling (at most ``redeals`` times)."""
