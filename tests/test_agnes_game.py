@@ -7,7 +7,7 @@ import pytest
 from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.errors import BadInput
-from solvers.game import Designable, get
+from solvers.game import Designable, Replayed, get
 from solvers.result import Limits, Status
 
 G = get("agnes")
@@ -55,7 +55,7 @@ def test_moves_round_trip():
 def test_replay_names_the_first_illegal_move():
     deal = G.deal_from_seed(7, ANYRUN)
     line = G.solve(deal, ANYRUN, Limits()).moves
-    assert G.replay(deal, ANYRUN, line) == (True, 52)
+    assert G.replay(deal, ANYRUN, line) == Replayed(True, 52)
     assert G.replay(deal, ANYRUN, line[:5]).won is False
     bad = R.Move("tableau", 1, 2, 1, deal.cards[1])
     with pytest.raises(BadInput, match="move 3 "):

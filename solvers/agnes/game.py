@@ -67,13 +67,16 @@ def _deck(deal: R.Deal) -> np.ndarray:
 
 
 def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int) -> tuple[float, int]:
-    """(log10 of ``player``'s estimated chance to win, the foundation count where every
-    simulated game lost, or 52), on the deal as given, seeded by its text."""
+    """(log10 of ``player``'s estimated chance to win, the cards home when every simulated
+    game lost, or 52), on the deal as given, seeded by its text.  When every game lost, the
+    estimate up to there (that step counted as 0.5 in ``particles``) is extrapolated to the
+    whole deal: multiplied by 52 / the cards home, as if every card still to go home were as
+    hard as those before."""
     from solvers.agnes.players import win_chance
     log_p, reached = win_chance(_deck(deal), rules.face_up, rules.same_suit,
                                 _EMPTY[rules.empty], rules.split, player, particles,
                                 _seed(deal, rules, str(player)))
-    return float(log_p), int(reached)
+    return float(log_p) * 52 / int(reached), int(reached)
 
 
 def _one_in(log_p: float) -> str:
@@ -168,9 +171,10 @@ class AgnesGame(Designable):
         return R.Deal(tuple(cards))
 
     def hardness(self, deal: R.Deal, rules: R.Rules, quick: bool = False) -> float | None:
+        """Quick: 250 games, and no exact solve when one of them won; full: as ``figures``."""
         canon = self.canonical(deal, rules)
         log_p, reached = chance(canon, rules, 0, QUICK_PARTICLES if quick else PARTICLES)
-        if reached < 52 and not self._exact(canon, rules).solved:
+        if not (quick and reached == 52) and not self._exact(canon, rules).solved:
             return None
         return round(-log_p, 9)
 
@@ -183,8 +187,8 @@ class AgnesGame(Designable):
         careful, careful_reached = chance(canon, rules, 0, PARTICLES)
         hasty, hasty_reached = chance(canon, rules, 1, PARTICLES)
         metrics.update(hardness=round(-careful, 9), careful_log10=round(careful, 9),
-                       careful_floor=careful_reached < 52, hasty_log10=round(hasty, 9),
-                       hasty_floor=hasty_reached < 52, solution_moves=len(result.moves))
+                       careful_reached=careful_reached, hasty_log10=round(hasty, 9),
+                       hasty_reached=hasty_reached, solution_moves=len(result.moves))
         back = tuple(suits.index(s) for s in range(4))
         moves = [R.Move(m.kind, m.src, m.dst, m.count,
                         m.card and _card(m.card, -shift, back)) for m in result.moves]
@@ -198,14 +202,18 @@ class AgnesGame(Designable):
         return result
 
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
-        careful = ("fewer than " + _one_in(metrics["careful_log10"]).removeprefix("about ")
-                   if metrics["careful_floor"] else _one_in(metrics["careful_log10"]))
-        hasty = ("fewer than " + _one_in(metrics["hasty_log10"]).removeprefix("about ")
-                 if metrics["hasty_floor"] else _one_in(metrics["hasty_log10"]))
+        careful = _wins(metrics["careful_log10"], metrics["careful_reached"])
+        hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"])
         return (f"{level}: a careful player who plays to the foundations first, never goes "
-                f"round in circles and deals only when stuck wins {careful} (harder than "
+                f"round in circles and deals only when stuck {careful} (harder than "
                 f"{score:.0f}% of random winnable {rules.name} deals); one who otherwise moves "
-                f"at random wins {hasty}.")
+                f"at random {hasty}.")
+
+
+def _wins(log_p: float, reached: int) -> str:
+    if reached == 52:
+        return "wins " + _one_in(log_p)
+    return f"never won in {PARTICLES:,} simulated games (at best {reached} cards home)"
 
 
 def _pile(text: str) -> int:

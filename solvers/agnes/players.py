@@ -17,7 +17,7 @@ reaches the next level of progress or loses; the share that did estimates the ch
 step; the games that did are cloned (in turn) back to ``particles`` and the next step follows,
 up to a won game.  The chance is the product of the steps' shares (an unbiased estimate); if
 no game makes a step, that step's share counts as ``0.5 / particles`` and the estimate stops
-there (a floor, reported as such).
+there (the caller is told how far the games got).
 
 Both play on the kernel's board (``kernel._gen`` without prunings, ``kernel._apply``) with
 numba's generator seeded by the caller, so an estimate depends on the deal, the rules, the
@@ -55,6 +55,9 @@ def _progress(piles, ln, found):
 def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
     """The careful player's tableau move among ``buf[:n]`` (no foundation move among them),
     played; False if it has none (no deal left either)."""
+    if state[4] == 0:   # the position the stretch starts from
+        hist[0] = np.int64(_encode(piles, ln, hid, state[0], 0, scratch, enc))
+        state[4] = 1
     k = 0
     for i in range(n):
         if (buf[i] & 3) == 2 and buf[i] != state[1]:
@@ -128,8 +131,8 @@ def _advance(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, sp
 @njit(cache=True)
 def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, seed):
     """Estimate ``player``'s chance to win the deal ``deck`` by multilevel splitting with
-    ``particles`` games; returns (log10 of the estimate, the foundation count at which every
-    game lost, or 52 when some won)."""
+    ``particles`` games; returns (log10 of the estimate, the cards on the foundations when
+    every game lost, or 52 when some won)."""
     np.random.seed(seed)
     piles = np.zeros((particles, 7, CAP), np.int64)
     ln = np.zeros((particles, 7), np.int64)
@@ -168,7 +171,7 @@ def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, s
                 ok[s] = i
                 s += 1
         if s == 0:
-            return log_p + np.log10(0.5 / particles), target // (DIG + 1)
+            return log_p + np.log10(0.5 / particles), (target - 1) // (DIG + 1)
         log_p += np.log10(s / particles)
         # Clone the games that made the step, in turn, over those that did not.
         src = 0
