@@ -128,3 +128,11 @@ def test_unwinnable_deal_has_no_hardness():
     assert api.solve(deal, NONE).status is Status.UNSOLVABLE
     assert G.hardness(deal, NONE) is None
     assert G.figures(deal, NONE).won is False
+
+
+def test_explain_says_when_a_player_never_won():
+    metrics = {"careful_log10": -1.6, "careful_reached": 52,
+               "hasty_log10": -30.2, "hasty_reached": 9}
+    text = G.explain("easy", 12.0, metrics, ANYRUN)
+    assert "wins about 1 game in 40 (harder than 12%" in text
+    assert text.endswith("never won in 2,000 simulated games (at best 9 cards home).")

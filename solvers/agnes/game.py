@@ -34,8 +34,9 @@ from solvers.result import Limits, SolveResult, Status
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
 SUIT_MAPS = ((0, 1, 2, 3), (3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0),
              (1, 0, 3, 2), (2, 0, 3, 1), (1, 3, 0, 2), (2, 3, 0, 1))
-PARTICLES = 1000          # games of the careful and hasty players' estimates
+PARTICLES = 1000          # games of the careful player's estimate
 QUICK_PARTICLES = 250     # the careful player's games in a quick hardness
+HASTY_PARTICLES = 2000    # games of the hasty player's (noisier: it often never wins)
 FIGURE_LIMITS = Limits(nodes=5_000_000)   # the exact solve inside figures and hardness
 _EMPTY = {"None": 0, "Any1": 1, "AnyRun": 2, "High1": 3, "HighRun": 4}
 _MOVE = re.compile(r"^(?:(deal)|(\S+) from pile (\d) to foundation|"
@@ -185,7 +186,7 @@ class AgnesGame(Designable):
         if not result.solved:
             return Figures(False, metrics)
         careful, careful_reached = chance(canon, rules, 0, PARTICLES)
-        hasty, hasty_reached = chance(canon, rules, 1, PARTICLES)
+        hasty, hasty_reached = chance(canon, rules, 1, HASTY_PARTICLES)
         metrics.update(hardness=round(-careful, 9), careful_log10=round(careful, 9),
                        careful_reached=careful_reached, hasty_log10=round(hasty, 9),
                        hasty_reached=hasty_reached, solution_moves=len(result.moves))
@@ -202,18 +203,18 @@ class AgnesGame(Designable):
         return result
 
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
-        careful = _wins(metrics["careful_log10"], metrics["careful_reached"])
-        hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"])
+        careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
+        hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
         return (f"{level}: a careful player who plays to the foundations first, never goes "
                 f"round in circles and deals only when stuck {careful} (harder than "
                 f"{score:.0f}% of random winnable {rules.name} deals); one who otherwise moves "
                 f"at random {hasty}.")
 
 
-def _wins(log_p: float, reached: int) -> str:
+def _wins(log_p: float, reached: int, games: int) -> str:
     if reached == 52:
         return "wins " + _one_in(log_p)
-    return f"never won in {PARTICLES:,} simulated games (at best {reached} cards home)"
+    return f"never won in {games:,} simulated games (at best {reached} cards home)"
 
 
 def _pile(text: str) -> int:
