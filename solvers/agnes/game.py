@@ -1,0 +1,227 @@
+"""Agnes Sorel as puzzlegen sees it: the game contract (:mod:`solvers.game`) over the rules
+module and the exact solver.
+
+Rules are quagnes's variant names (``Up-Suit-AnyRun``, case-insensitive); a deal is the deck in
+card notation, base card first (``7S KD ...``); a move prints as the rules module prints it
+(``QC from pile 1 to foundation``, ``4C from pile 4 to pile 3``, ``3 cards from 9H from pile 6
+to pile 2``, ``deal``).
+
+Symmetries: only a card's rank counted from the base card's rank matters, and only which suit
+shares a colour with which, so shifting every rank by the same amount and relabelling the suits
+while keeping the two colour pairs (swap the black suits, the red suits, or the colours: eight
+relabellings) give the same game under every variant.  The canonical deal is the one whose base
+card is an Ace with the least text among the eight relabellings.
+
+Hardness is ``-log10`` of a careful player's chance to win (:mod:`solvers.agnes.players`); the
+check figure is the hasty player's ``log10`` chance.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+import zlib
+
+import numpy as np
+
+from solvers.agnes import api
+from solvers.agnes import rules as R
+from solvers.cards import Card
+from solvers.errors import BadInput, LimitReached
+from solvers.game import Designable, Figures, Replayed
+from solvers.result import Limits, SolveResult, Status
+
+#: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
+SUIT_MAPS = ((0, 1, 2, 3), (3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0),
+             (1, 0, 3, 2), (2, 0, 3, 1), (1, 3, 0, 2), (2, 3, 0, 1))
+PARTICLES = 1000          # games of the careful player's estimate
+QUICK_PARTICLES = 250     # the careful player's games in a quick hardness
+HASTY_PARTICLES = 2000    # games of the hasty player's (noisier: it often never wins)
+FIGURE_LIMITS = Limits(nodes=5_000_000)   # the exact solve inside figures and hardness
+_EMPTY = {"None": 0, "Any1": 1, "AnyRun": 2, "High1": 3, "HighRun": 4}
+_MOVE = re.compile(r"^(?:(deal)|(\S+) from pile (\d) to foundation|"
+                   r"(?:(\d+) cards from )?(\S+) from pile (\d) to pile (\d))$")
+
+
+def relabel(deal: R.Deal, shift: int, suits: tuple[int, ...]) -> R.Deal:
+    """The deal with every rank moved up ``shift`` (wrapping) and suit ``s`` named ``suits[s]``."""
+    return R.Deal(tuple(_card(c, shift, suits) for c in deal.cards))
+
+
+def _card(card: Card, shift: int, suits: tuple[int, ...]) -> Card:
+    return Card((card.rank - 1 + shift) % 13 + 1, suits[card.suit])
+
+
+def _to_canonical(deal: R.Deal) -> tuple[R.Deal, int, tuple[int, ...]]:
+    """The canonical deal and the relabelling (shift, suits) taking ``deal`` to it."""
+    shift = (1 - deal.base.rank) % 13
+    return min(((relabel(deal, shift, m), shift, m) for m in SUIT_MAPS),
+               key=lambda t: R.format_deck(t[0]))
+
+
+def _seed(deal: R.Deal, rules: R.Rules, player: str) -> int:
+    return zlib.crc32(f"{R.format_deck(deal)}|{rules.name}|{player}".encode())
+
+
+def _deck(deal: R.Deal) -> np.ndarray:
+    return np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
+
+
+def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int) -> tuple[float, int]:
+    """(log10 of ``player``'s estimated chance to win, the cards home when every simulated
+    game lost, or 52), on the deal as given, seeded by its text.  When every game lost, the
+    estimate up to there (that step counted as 0.5 in ``particles``) is extrapolated to the
+    whole deal: multiplied by 52 / the cards home, as if every card still to go home were as
+    hard as those before."""
+    from solvers.agnes.players import win_chance
+    log_p, reached = win_chance(_deck(deal), rules.face_up, rules.same_suit,
+                                _EMPTY[rules.empty], rules.split, player, particles,
+                                _seed(deal, rules, str(player)))
+    return float(log_p) * 52 / int(reached), int(reached)
+
+
+def _one_in(log_p: float) -> str:
+    """A chance for people: "about 1 game in 40", "about 3 games in 10"."""
+    p = 10.0 ** log_p
+    if p >= 0.95:
+        return "almost every game"
+    if p >= 0.1:
+        return f"about {max(1, round(p * 10))} games in 10"
+    n = 1.0 / p
+    digits = max(0, int(math.floor(math.log10(n))) - 1)
+    return f"about 1 game in {int(round(n, -digits)):,}"
+
+
+class AgnesGame(Designable):
+    """Agnes Sorel under quagnes's rule variants."""
+
+    name = "agnes"
+    default_rules = "Up-Suit-AnyRun"
+    check_figure = "hasty_log10"
+
+    def variants(self) -> list[str]:
+        return [R.Rules(up, suit, empty, split).name for up in (True, False)
+                for suit in (True, False) for empty in R.EMPTY_RULES for split in (True, False)]
+
+    def parse_rules(self, text: str) -> R.Rules:
+        return R.parse_rules(text)
+
+    def format_rules(self, rules: R.Rules) -> str:
+        return rules.name
+
+    def parse_deal(self, text: str, rules: R.Rules) -> R.Deal:
+        return R.parse_deck(text)
+
+    def format_deal(self, deal: R.Deal) -> str:
+        return R.format_deck(deal)
+
+    def deal_from_seed(self, seed: int, rules: R.Rules) -> R.Deal:
+        return R.deal_from_seed(seed, 0)
+
+    def parse_move(self, text: str) -> R.Move:
+        m = _MOVE.match(text.strip())
+        if not m:
+            raise BadInput(f"malformed move {text!r}: expected 'deal', 'QC from pile 1 to "
+                           "foundation', '4C from pile 4 to pile 3' or '3 cards from 9H from "
+                           "pile 6 to pile 2'")
+        if m.group(1):
+            return R.Move("deal")
+        if m.group(2):
+            return R.Move("found", _pile(m.group(3)), card=Card.parse(m.group(2)))
+        count = int(m.group(4)) if m.group(4) else 1
+        if count < 2 and m.group(4):
+            raise BadInput(f"malformed move {text!r}: a run of {count} card is written as the "
+                           "card alone")
+        return R.Move("tableau", _pile(m.group(6)), _pile(m.group(7)), count,
+                      Card.parse(m.group(5)))
+
+    def replay(self, deal: R.Deal, rules: R.Rules, moves: list) -> Replayed:
+        board = R.replay(deal, rules, moves)
+        return Replayed(board.score == 52, board.score)
+
+    def solve(self, deal: R.Deal, rules: R.Rules, limits: Limits) -> SolveResult:
+        """The exact solver; ``nodes`` caps the moves it plays, ``seconds`` its time, and
+        ``states`` both the size of its losing-state table (the largest power of two not above
+        it, at least 16 entries) and, since every stored state was examined first, the moves it
+        plays: so it never stores more than ``states`` positions (plus those of its current
+        line)."""
+        cap, by = limits.nodes, "nodes"
+        if limits.states is not None and (cap is None or limits.states <= cap):
+            cap, by = limits.states, "states"
+        bits = api.DEFAULT_TABLE_BITS
+        if limits.states is not None:
+            bits = max(4, min(bits, int(limits.states).bit_length() - 1))
+        result = api.solve(deal, rules, Limits(nodes=cap, seconds=limits.seconds),
+                           table_bits=bits)
+        stop = result.details.get("stopped_by")
+        if stop and stop["limit"] == "states":
+            result.details["stopped_by"] = {"limit": by, "value": cap}
+        return result
+
+    def canonical(self, deal: R.Deal, rules: R.Rules) -> R.Deal:
+        return _to_canonical(deal)[0]
+
+    def symmetric_copy(self, deal: R.Deal, rules: R.Rules, rng: random.Random) -> R.Deal:
+        return relabel(deal, rng.randrange(13), rng.choice(SUIT_MAPS))
+
+    def neighbour(self, deal: R.Deal, rules: R.Rules, rng: random.Random) -> R.Deal:
+        """The deal with two cards of the deck swapped (the base card too)."""
+        i, j = rng.sample(range(52), 2)
+        cards = list(deal.cards)
+        cards[i], cards[j] = cards[j], cards[i]
+        return R.Deal(tuple(cards))
+
+    def hardness(self, deal: R.Deal, rules: R.Rules, quick: bool = False) -> float | None:
+        """Quick: 250 games, and no exact solve when one of them won; full: as ``figures``."""
+        canon = self.canonical(deal, rules)
+        log_p, reached = chance(canon, rules, 0, QUICK_PARTICLES if quick else PARTICLES)
+        if not (quick and reached == 52) and not self._exact(canon, rules).solved:
+            return None
+        return round(-log_p, 9)
+
+    def figures(self, deal: R.Deal, rules: R.Rules) -> Figures:
+        canon, shift, suits = _to_canonical(deal)
+        result = self._exact(canon, rules)
+        metrics = {"solver_nodes": result.nodes}
+        if not result.solved:
+            return Figures(False, metrics)
+        careful, careful_reached = chance(canon, rules, 0, PARTICLES)
+        hasty, hasty_reached = chance(canon, rules, 1, HASTY_PARTICLES)
+        metrics.update(hardness=round(-careful, 9), careful_log10=round(careful, 9),
+                       careful_reached=careful_reached, hasty_log10=round(hasty, 9),
+                       hasty_reached=hasty_reached, solution_moves=len(result.moves))
+        back = tuple(suits.index(s) for s in range(4))
+        moves = [R.Move(m.kind, m.src, m.dst, m.count,
+                        m.card and _card(m.card, -shift, back)) for m in result.moves]
+        return Figures(True, metrics, moves)
+
+    def _exact(self, deal: R.Deal, rules: R.Rules) -> SolveResult:
+        result = self.solve(deal, rules, FIGURE_LIMITS)
+        if result.status is Status.LIMIT:
+            raise LimitReached(f"the exact solve of this {rules.name} deal stopped at its "
+                               f"limit of {FIGURE_LIMITS.nodes:,} nodes")
+        return result
+
+    def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
+        careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
+        hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
+        return (f"{level}: a careful player who plays to the foundations first, never goes "
+                f"round in circles and deals only when stuck {careful} (harder than "
+                f"{score:.0f}% of random winnable {rules.name} deals); one who otherwise moves "
+                f"at random {hasty}.")
+
+
+def _wins(log_p: float, reached: int, games: int) -> str:
+    if reached == 52:
+        return "wins " + _one_in(log_p)
+    return f"never won in {games:,} simulated games (at best {reached} cards home)"
+
+
+def _pile(text: str) -> int:
+    pile = int(text)
+    if not 1 <= pile <= R.PILES:
+        raise BadInput(f"no pile {pile}: piles are numbered 1..{R.PILES}")
+    return pile
+
+
+GAME = AgnesGame()

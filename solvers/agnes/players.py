@@ -1,0 +1,191 @@
+"""Simulated Agnes players, for grading: the chance that a simple player wins a deal.
+
+Both players put a card on a foundation whenever they can (the first pile's first), lose when
+no move is left or after ``MAX_PLAY`` moves, and otherwise:
+
+- the **careful** player picks uniformly among the tableau moves except the one taking its
+  previous move straight back and those returning to a position met since its last deal or
+  foundation move; it deals only when no such move is left, and gives up after ``AIMLESS``
+  such moves in a row;
+- the **hasty** player picks uniformly among every legal move (the deal included) except the
+  one taking its previous move straight back.
+
+A win can be rare (one game in a million), so the chance is estimated by multilevel splitting,
+a sequential Monte Carlo over the game's progress (16 per card on the foundations, plus how
+nearly a card that could go up next is uncovered): ``particles`` games are played until each
+reaches the next level of progress or loses; the share that did estimates the chance of that
+step; the games that did are cloned (in turn) back to ``particles`` and the next step follows,
+up to a won game.  The chance is the product of the steps' shares (an unbiased estimate); if
+no game makes a step, that step's share counts as ``0.5 / particles`` and the estimate stops
+there (the caller is told how far the games got).
+
+Both play on the kernel's board (``kernel._gen`` without prunings, ``kernel._apply``) with
+numba's generator seeded by the caller, so an estimate depends on the deal, the rules, the
+number of particles and the seed only.
+"""
+import numpy as np
+from numba import njit
+
+from solvers.agnes.kernel import _apply, _encode, _gen, _undo
+
+MAX_PLAY = 1000   # moves in one game; a longer game counts as lost
+CAREFUL, HASTY = 0, 1
+AIMLESS = 200    # tableau moves without a deal or a foundation move after which a careful
+                  # player gives up
+CAP = 64          # cards a pile can hold in the kernel's board
+DIG = 15          # the most covering cards progress tells apart
+WON = 52 * (DIG + 1)   # the progress of a won game (51 cards home make at most WON - 1)
+
+
+@njit(cache=True)
+def _progress(piles, ln, found):
+    """How far the game is: 16 per card on the foundations, plus 15 less the fewest cards
+    covering a card that could go on a foundation next (none in the tableau: 0)."""
+    score = 4 + found[0] + found[1] + found[2] + found[3]
+    cover = DIG
+    for p in range(7):
+        for i in range(ln[p]):
+            c = piles[p, i]
+            if (c >> 2) == found[c & 3] + 1:
+                cover = min(cover, ln[p] - 1 - i)
+    return score * (DIG + 1) + DIG - cover
+
+
+@njit(cache=True)
+def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+    """The careful player's tableau move among ``buf[:n]`` (no foundation move among them),
+    played; False if it has none (no deal left either)."""
+    if state[4] == 0:   # the position the stretch starts from
+        hist[0] = np.int64(_encode(piles, ln, hid, state[0], 0, scratch, enc))
+        state[4] = 1
+    k = 0
+    for i in range(n):
+        if (buf[i] & 3) == 2 and buf[i] != state[1]:
+            buf[k] = buf[i]
+            k += 1
+    while k > 0:
+        i = np.random.randint(k)
+        m = buf[i]
+        stock, info = _apply(piles, ln, hid, found, state[0], deck, m)
+        h = np.int64(_encode(piles, ln, hid, stock, 0, scratch, enc))
+        seen = False
+        for j in range(state[4]):
+            seen = seen or hist[j] == h
+        if not seen:
+            state[1] = 2 | (((m >> 5) & 7) << 2) | (((m >> 2) & 7) << 5) | ((m >> 8) << 8)
+            hist[state[4]] = h
+            state[4] += 1
+            return True
+        _undo(piles, ln, hid, found, stock, m, info)
+        k -= 1
+        buf[i] = buf[k]
+    if state[0] == 0:
+        return False
+    state[0], _ = _apply(piles, ln, hid, found, state[0], deck, 0)
+    state[1] = -1
+    state[4] = 0
+    return True
+
+
+@njit(cache=True)
+def _advance(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, split, player,
+             target, buf, scratch, enc):
+    """Play until the game's progress reaches ``target`` (True) or the game is lost (False).
+    ``state`` holds stock, the move that would undo the last one (-1: none), moves played,
+    progress and the careful player's positions in ``hist`` since its last deal or foundation
+    move."""
+    while state[3] < target:
+        if state[2] == MAX_PLAY or state[4] == AIMLESS:
+            return False
+        n = _gen(piles, ln, hid, found, state[0], same_suit, empty_rule, split, 0, buf, 0)
+        m = -1
+        for i in range(n):
+            if (buf[i] & 3) == 1:
+                m = buf[i]
+                break
+        if m >= 0:
+            state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
+            state[1] = -1
+            state[4] = 0
+        elif player == CAREFUL:
+            if not _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+                return False
+        else:
+            k = 0
+            for i in range(n):
+                if buf[i] != state[1]:
+                    buf[k] = buf[i]
+                    k += 1
+            if k == 0:
+                return False
+            m = buf[np.random.randint(k)]
+            state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
+            state[1] = -1
+            if (m & 3) == 2:
+                state[1] = 2 | (((m >> 5) & 7) << 2) | (((m >> 2) & 7) << 5) | ((m >> 8) << 8)
+        state[2] += 1
+        state[3] = _progress(piles, ln, found)
+    return True
+
+
+@njit(cache=True)
+def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, seed):
+    """Estimate ``player``'s chance to win the deal ``deck`` by multilevel splitting with
+    ``particles`` games; returns (log10 of the estimate, the cards on the foundations when
+    every game lost, or 52 when some won)."""
+    np.random.seed(seed)
+    piles = np.zeros((particles, 7, CAP), np.int64)
+    ln = np.zeros((particles, 7), np.int64)
+    hid = np.zeros((particles, 7), np.int64)
+    found = np.full((particles, 4), -1, np.int64)
+    state = np.zeros((particles, 5), np.int64)
+    hist = np.zeros((particles, AIMLESS), np.int64)
+    scratch = np.empty(14, np.int64)
+    enc = np.empty(7, np.uint64)
+    found[0, deck[0] & 3] = 0
+    pos = 1
+    for row in range(7):
+        for j in range(row, 7):
+            piles[0, j, ln[0, j]] = deck[pos]
+            ln[0, j] += 1
+            pos += 1
+            if not face_up and j != row:
+                hid[0, j] += 1
+    state[0, 0] = 52 - pos
+    state[0, 1] = -1
+    state[0, 3] = _progress(piles[0], ln[0], found[0])
+    for i in range(1, particles):
+        piles[i] = piles[0]
+        ln[i] = ln[0]
+        hid[i] = hid[0]
+        found[i] = found[0]
+        state[i] = state[0]
+    buf = np.empty(512, np.int64)
+    ok = np.empty(particles, np.int64)
+    log_p = 0.0
+    for target in range(state[0, 3] + 1, WON + 1):
+        s = 0
+        for i in range(particles):
+            if _advance(piles[i], ln[i], hid[i], found[i], state[i], hist[i], deck, same_suit,
+                        empty_rule, split, player, target, buf, scratch, enc):
+                ok[s] = i
+                s += 1
+        if s == 0:
+            return log_p + np.log10(0.5 / particles), (target - 1) // (DIG + 1)
+        log_p += np.log10(s / particles)
+        # Clone the games that made the step, in turn, over those that did not.
+        src = 0
+        j = 0
+        for i in range(particles):
+            if j < s and ok[j] == i:
+                j += 1
+                continue
+            a = ok[src % s]
+            src += 1
+            piles[i] = piles[a]
+            ln[i] = ln[a]
+            hid[i] = hid[a]
+            found[i] = found[a]
+            state[i] = state[a]
+            hist[i] = hist[a]
+    return log_p, 52

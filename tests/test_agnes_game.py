@@ -1,0 +1,138 @@
+"""The Agnes game object against the contract: text round trips, replay, solve and limits,
+symmetries, figures and hardness."""
+import random
+
+import pytest
+
+from solvers.agnes import api
+from solvers.agnes import rules as R
+from solvers.errors import BadInput
+from solvers.game import Designable, Replayed, get
+from solvers.result import Limits, Status
+
+G = get("agnes")
+ANYRUN = G.parse_rules(G.default_rules)
+NONE = G.parse_rules("Up-Suit-None")
+
+
+def test_registered_and_designable():
+    assert isinstance(G, Designable) and G.name == "agnes"
+    assert G.check_figure == "hasty_log10"
+
+
+def test_every_variant_round_trips():
+    names = G.variants()
+    assert len(names) == len(set(names)) == 40
+    for name in names:
+        assert G.format_rules(G.parse_rules(name.lower())) == name
+    with pytest.raises(BadInput, match="unknown rules"):
+        G.parse_rules("Up-Suit-Some")
+
+
+def test_deal_round_trips_and_seed_is_index_0():
+    deal = G.deal_from_seed(3, ANYRUN)
+    assert deal == R.deal_from_seed(3, 0) != G.deal_from_seed(4, ANYRUN)
+    assert G.parse_deal(G.format_deal(deal), ANYRUN) == deal
+    with pytest.raises(BadInput):
+        G.parse_deal(G.format_deal(deal).rsplit(" ", 1)[0], ANYRUN)
+
+
+def test_moves_round_trip():
+    deal = G.deal_from_seed(7, ANYRUN)
+    board = R.Board.start(deal, ANYRUN)
+    seen = set()
+    for move in G.solve(deal, ANYRUN, Limits()).moves[:200]:
+        for m in board.legal_moves():
+            assert G.parse_move(G.format_move(m)) == m
+            seen.add(m.kind if m.kind != "tableau" else m.count > 1)
+        board.apply(move)
+    assert seen == {"deal", "found", False, True}
+    for bad in ("deal 2", "QC from pile 8 to foundation", "1 cards from 9H from pile 6 to pile 2"):
+        with pytest.raises(BadInput):
+            G.parse_move(bad)
+
+
+def test_replay_names_the_first_illegal_move():
+    deal = G.deal_from_seed(7, ANYRUN)
+    line = G.solve(deal, ANYRUN, Limits()).moves
+    assert G.replay(deal, ANYRUN, line) == Replayed(True, 52)
+    assert G.replay(deal, ANYRUN, line[:5]).won is False
+    bad = R.Move("tableau", 1, 2, 1, deal.cards[1])
+    with pytest.raises(BadInput, match="move 3 "):
+        G.replay(deal, ANYRUN, line[:2] + [bad])
+    with pytest.raises(BadInput, match="move 1 "):
+        G.replay_text(deal, ANYRUN, [G.format_move(bad)])
+
+
+@pytest.mark.parametrize("rules", [ANYRUN, NONE])
+def test_solve_agrees_with_the_solver(rules):
+    for seed in range(1, 6):
+        deal = G.deal_from_seed(seed, rules)
+        mine = G.solve(deal, rules, Limits())
+        theirs = api.solve(deal, rules)
+        assert (mine.status, mine.nodes) == (theirs.status, theirs.nodes)
+        if mine.solved:
+            assert G.replay(deal, rules, mine.moves).won
+
+
+def test_limits_give_limit():
+    deal = G.deal_from_seed(6, ANYRUN)   # about 460,000 nodes
+    by_nodes = G.solve(deal, ANYRUN, Limits(nodes=1000))
+    assert by_nodes.status is Status.LIMIT and by_nodes.nodes == 1000
+    assert by_nodes.details["stopped_by"] == {"limit": "nodes", "value": 1000}
+    by_states = G.solve(deal, ANYRUN, Limits(nodes=5000, states=2000))
+    assert by_states.status is Status.LIMIT and by_states.nodes == 2000
+    assert by_states.details["stopped_by"] == {"limit": "states", "value": 2000}
+    assert G.solve(deal, ANYRUN, Limits(seconds=0.0)).status is Status.LIMIT
+
+
+def test_canonical_is_shared_by_symmetric_copies():
+    rng = random.Random(5)
+    for seed in range(1, 30):
+        deal = G.deal_from_seed(seed, NONE)
+        canon = G.canonical(deal, NONE)
+        assert canon.base.rank == 1
+        copy = G.symmetric_copy(deal, NONE, rng)
+        assert G.canonical(copy, NONE) == canon
+        assert api.solve(copy, NONE).status == api.solve(deal, NONE).status
+
+
+def test_neighbour_swaps_two_cards():
+    rng = random.Random(1)
+    deal = G.deal_from_seed(2, ANYRUN)
+    for _ in range(50):
+        other = G.neighbour(deal, ANYRUN, rng)
+        assert sorted(other.cards) == sorted(deal.cards)
+        assert sum(a != b for a, b in zip(deal.cards, other.cards)) == 2
+
+
+@pytest.mark.parametrize("seed", [5, 7])
+def test_figures_invariant_deterministic_and_hardness_matches(seed):
+    deal = G.deal_from_seed(seed, ANYRUN)
+    fig = G.figures(deal, ANYRUN)
+    assert fig.won and G.replay(deal, ANYRUN, fig.solution).won
+    assert fig.metrics == G.figures(deal, ANYRUN).metrics
+    assert G.hardness(deal, ANYRUN) == fig.metrics["hardness"] > 0
+    assert isinstance(G.hardness(deal, ANYRUN, quick=True), float)
+    copy = G.symmetric_copy(deal, ANYRUN, random.Random(seed))
+    assert copy != deal
+    other = G.figures(copy, ANYRUN)
+    assert other.metrics == fig.metrics
+    assert G.replay(copy, ANYRUN, other.solution).won
+    text = G.explain("hard", 93.4, fig.metrics, ANYRUN)
+    assert text.startswith("hard: ") and "93% of random winnable Up-Suit-AnyRun" in text
+
+
+def test_unwinnable_deal_has_no_hardness():
+    deal = G.deal_from_seed(1, NONE)
+    assert api.solve(deal, NONE).status is Status.UNSOLVABLE
+    assert G.hardness(deal, NONE) is None
+    assert G.figures(deal, NONE).won is False
+
+
+def test_explain_says_when_a_player_never_won():
+    metrics = {"careful_log10": -1.6, "careful_reached": 52,
+               "hasty_log10": -30.2, "hasty_reached": 9}
+    text = G.explain("easy", 12.0, metrics, ANYRUN)
+    assert "wins about 1 game in 40 (harder than 12%" in text
+    assert text.endswith("never won in 2,000 simulated games (at best 9 cards home).")
