@@ -8,6 +8,7 @@ from functools import partial
 import click
 
 from puzzlegen import clitools, runs, stats
+from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
 
@@ -153,3 +154,6 @@ def winrate(rules_name, deals, seed, start, max_states, table_bits, run, as_json
     s = summary["states"]
     click.echo(f"  states per decided deal: mean {s['mean']:.1f}, sd {s['sd']:.1f}, "
                f"max {s['max']}; solver time {summary['seconds']['total']:.1f} s")
+
+
+add_design_commands(cli, "agnes")

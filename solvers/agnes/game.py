@@ -203,6 +203,8 @@ class AgnesGame(Designable):
         return result
 
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
+        if level == "unsolvable":
+            return f"unsolvable: no line of play wins this deal under {rules.name}."
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
         return (f"{level}: a careful player who plays to the foundations first, never goes "
