@@ -53,7 +53,8 @@ def dumps(pack: dict) -> str:
 
 
 def load(path: str | Path) -> dict:
-    """Read a pack and check it against the schema; :class:`BadInput` naming the field."""
+    """Read a pack and check it against the schema and the registry of games;
+    :class:`BadInput` naming the field."""
     with open(path, "rb") as fh:
         data = fh.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
@@ -70,6 +71,9 @@ def load(path: str | Path) -> dict:
         pack = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    name = pack.get("game") if isinstance(pack, dict) else None
+    if isinstance(name, str) and not isinstance(games.get(name), games.Designable):
+        raise BadInput(f"{path} is a {name} pack, but {name} has no puzzles to grade")
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(pack),
                     key=lambda e: list(e.absolute_path))
     if errors:

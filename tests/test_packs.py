@@ -60,6 +60,15 @@ def test_wrong_claims_are_named(small_pack, tmp_path, change, field):
     assert "puzzle p1" in result.output and field in result.output
 
 
+@pytest.mark.parametrize("game,message", [("chess", "unknown game 'chess'"),
+                                          ("spider", "spider has no puzzles to grade")])
+def test_a_pack_of_a_game_without_puzzles_is_refused(small_pack, tmp_path, game, message):
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(dict(json.loads(small_pack.read_text()), game=game)))
+    result = run("validate", path)
+    assert result.exit_code == 2 and message in result.output
+
+
 def test_duplicate_up_to_symmetry_is_rejected(small_pack, tmp_path):
     pack = json.loads(small_pack.read_text())
     twin = dict(pack["puzzles"][0], id="twin")
