@@ -185,6 +185,9 @@ OUT_ARGS = {
     ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",
                                                 "--level", "easy"],
     ("puzzlegen", "stackmgmt", "generate"): ["--count", "1", "--level", "easy"],
+    ("puzzlegen", "montana", "generate"): ["--count", "1", "--level", "easy"],
+    ("puzzlegen", "agnes", "generate"): ["--count", "1", "--level", "easy",
+                                         "--rules", "Up-Suit-AnyRun-NoSplit"],
     forked.CALIBRATION: ["--rules", "3x3", "--deals", "30"],
 }
 
