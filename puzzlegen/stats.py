@@ -3,6 +3,11 @@ from __future__ import annotations
 
 import math
 
+from solvers.result import Status
+
+#: A solve's status as a win-rate record says it.
+OUTCOME = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}
+
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default); (0, 1) when trials == 0."""
@@ -45,6 +50,12 @@ def win_summary(won: int, lost: int, limit: int) -> dict:
             "win_rate": proportion_summary(won, won + lost),
             "limits_lost_won": {"rate": [won / deals, (won + limit) / deals] if deals else None,
                                 "wilson95": [low, high]}}
+
+
+def tally(records: list[dict]) -> dict:
+    """:func:`win_summary` of per-deal records whose ``result`` is an :data:`OUTCOME` word."""
+    count = {word: sum(r["result"] == word for r in records) for word in OUTCOME.values()}
+    return win_summary(count["won"], count["lost"], count["limit"])
 
 
 def seconds_summary(times: list[float]) -> dict:

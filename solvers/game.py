@@ -16,6 +16,7 @@ Adding a game is one package with a ``game`` module plus one line in :data:`REGI
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -186,10 +187,16 @@ def designable() -> list[str]:
     return [n for n in REGISTRY if isinstance(get(n), Designable)]
 
 
-def odds(p: float) -> str:
-    """A chance for people: "about 1 game in 3,400" or "about 42% of games"."""
+def odds(p: float, zero: str = "never in the games simulated") -> str:
+    """A chance for people: "every game", "about 42% of games", "about 1 game in 3,400" (two
+    significant digits), "about 1 game in 10^38"; ``zero`` for a chance of 0."""
     if p <= 0:
-        return "never in the games simulated"
+        return zero
+    if p >= 1:
+        return "every game"
     if p >= 0.1:
         return f"about {100 * p:.0f}% of games"
-    return f"about 1 game in {float(f'{1 / p:.2g}'):,.0f}"  # two significant digits
+    n = float(f"{1 / p:.2g}")
+    if n >= 1e12:
+        return f"about 1 game in 10^{math.log10(1 / p):.0f}"
+    return f"about 1 game in {n:,.0f}"

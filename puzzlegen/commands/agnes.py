@@ -10,9 +10,8 @@ import click
 from puzzlegen import clitools, runs, stats
 from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
-from solvers.result import Limits, Status
+from solvers.result import Limits
 
-RESULT = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}
 
 rules_option = click.option("--rules", "rules_name", required=True,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
@@ -65,7 +64,7 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
     deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
     result = agnes.solve(deal, rules, Limits(nodes=max_states), maximize=maximize,
                          table_bits=table_bits)
-    out = {"rules": rules.name, "deal": agnes.format_deal(deal), "result": RESULT[result.status],
+    out = {"rules": rules.name, "deal": agnes.format_deal(deal), "result": stats.OUTCOME[result.status],
            "states": result.nodes, **result.to_json()}
     if as_json:
         clitools.emit_json(out)
@@ -90,7 +89,7 @@ def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> d
     index, deal = spec
     result = agnes.solve(deal, rules, Limits(nodes=max_states), table_bits=table_bits,
                          with_moves=False)
-    record = {"index": index, "result": RESULT[result.status], "states": result.nodes,
+    record = {"index": index, "result": stats.OUTCOME[result.status], "states": result.nodes,
               "max_score": result.details["max_score"], "seconds": round(result.seconds, 6)}
     if "stopped_by" in result.details:
         record["stopped_by"] = result.details["stopped_by"]["limit"]
@@ -107,12 +106,11 @@ def warm_up(table_bits: int) -> None:
 def summarize(records: list[dict], settings: dict) -> dict:
     """The ``winrate --json`` object: the win figures every game shares
     (:func:`puzzlegen.stats.win_summary`), states over decided deals, solve seconds."""
-    count = {r: sum(rec["result"] == r for rec in records) for r in RESULT.values()}
     decided = [rec["states"] for rec in records if rec["result"] != "limit"]
     mean = sum(decided) / len(decided) if decided else 0.0
     sd = math.sqrt(sum((v - mean) ** 2 for v in decided) / (len(decided) - 1)) \
         if len(decided) > 1 else 0.0
-    return {**settings, **stats.win_summary(count["won"], count["lost"], count["limit"]),
+    return {**settings, **stats.tally(records),
             "states": {"mean": mean, "sd": sd, "max": max(decided, default=0)},
             "seconds": stats.seconds_summary([r["seconds"] for r in records if "seconds" in r])}
 

@@ -121,10 +121,6 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
                f"{' (stopped by a limit)' if result.status is Status.LIMIT else ''}")
 
 
-def _outcome(result) -> str:
-    return {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}[result.status]
-
-
 def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
          prune: bool, search: Search = Search()) -> dict:
     """One deal of a win-rate run (a run's function: seed -> per-deal line).
@@ -135,10 +131,10 @@ def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
     result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
                    prune, search)
     first = result.details["rounds"][0].result
-    return {"seed": seed, "result": _outcome(result), "locked": result.value,
+    return {"seed": seed, "result": stats.OUTCOME[result.status], "locked": result.value,
             "rounds": len(result.details["rounds"]), "states": result.details["states"],
             "seconds": round(result.seconds, 6),
-            "first": {"result": _outcome(first), "locked": first.value,
+            "first": {"result": stats.OUTCOME[first.status], "locked": first.value,
                       "states": first.details["states"]}}
 
 
@@ -150,8 +146,7 @@ def warm_up() -> None:
 def _tally(outcomes: list[dict]) -> dict:
     """The win figures every game shares (:func:`puzzlegen.stats.win_summary`), and the mean
     locked cards."""
-    count = {r: sum(o["result"] == r for o in outcomes) for r in ("won", "lost", "limit")}
-    return {**stats.win_summary(count["won"], count["lost"], count["limit"]),
+    return {**stats.tally(outcomes),
             "mean_locked": sum(o["locked"] for o in outcomes) / len(outcomes)}
 
 

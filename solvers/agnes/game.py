@@ -17,7 +17,6 @@ check figure is the hasty player's ``log10`` chance.
 """
 from __future__ import annotations
 
-import math
 import random
 import re
 import zlib
@@ -28,7 +27,7 @@ from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed
+from solvers.game import Designable, Figures, Replayed, odds
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
@@ -78,18 +77,6 @@ def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int) -> tuple[f
                                 _EMPTY[rules.empty], rules.split, player, particles,
                                 _seed(deal, rules, str(player)))
     return float(log_p) * 52 / int(reached), int(reached)
-
-
-def _one_in(log_p: float) -> str:
-    """A chance for people: "about 1 game in 40", "about 3 games in 10"."""
-    p = 10.0 ** log_p
-    if p >= 0.95:
-        return "almost every game"
-    if p >= 0.1:
-        return f"about {max(1, round(p * 10))} games in 10"
-    n = 1.0 / p
-    digits = max(0, int(math.floor(math.log10(n))) - 1)
-    return f"about 1 game in {int(round(n, -digits)):,}"
 
 
 class AgnesGame(Designable):
@@ -215,7 +202,7 @@ class AgnesGame(Designable):
 
 def _wins(log_p: float, reached: int, games: int) -> str:
     if reached == 52:
-        return "wins " + _one_in(log_p)
+        return "wins " + odds(10.0 ** log_p)
     return f"never won in {games:,} simulated games (at best {reached} cards home)"
 
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed
+from solvers.game import Designable, Figures, Replayed, odds
 from solvers.montana import api, players
 from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
                                    check_layout, deal_from_seed, format_deal, format_grid,
@@ -104,20 +104,6 @@ def _canonical_map(cells: Sequence[Cell], variant: Variant) -> _Map:
         if best is None or key < best[0]:
             best = (key, _Map(suits, tuple(order)))
     return best[1]
-
-
-def _one_in(p: float) -> str:
-    """``p`` as "1 game in N" with N to two significant figures."""
-    if p >= 0.5:
-        return f"{round(100 * p)} games in 100"
-    odds = 1 / p
-    rounded = round(odds, 1 - int(math.floor(math.log10(odds))))
-    if rounded < 1e6:
-        return f"1 game in {rounded:,.0f}"
-    if rounded < 1e12:
-        big, word = (rounded / 1e6, "million") if rounded < 1e9 else (rounded / 1e9, "billion")
-        return f"1 game in {big:.2g} {word}"
-    return f"1 game in 10^{math.log10(odds):.0f}"
 
 
 class Montana(Designable):
@@ -282,10 +268,10 @@ class Montana(Designable):
             return f"{level}: no line of play wins this deal."
         harder = f"{score:.1f}" if score >= 99 else f"{score:.0f}"
         return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
-                f"about {_one_in(metrics['careful_win'])} "
+                f"{odds(metrics['careful_win'], 'no game')} "
                 f"(harder than {harder}% of random winnable {self.format_rules(rules)}-rank "
-                f"deals); a player who moves at random wins about "
-                f"{_one_in(metrics['random_win'])}.")
+                f"deals); a player who moves at random wins "
+                f"{odds(metrics['random_win'], 'no game')}.")
 
 
 GAME = Montana()

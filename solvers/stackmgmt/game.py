@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 
 from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed
+from solvers.game import Designable, Figures, Replayed, odds
 from solvers.result import Limits, SolveResult, Status
 from solvers.stackmgmt import players
 from solvers.stackmgmt.checker import decide
@@ -251,26 +251,15 @@ class StackManagement(Designable):
         how = (f"the winning line digs through {path} ace stack{'s' * (path != 1)}" if path
                else "removals alone clear the stacks")
         return (f"{level}: a careful player who removes every beaten card first and then moves "
-                f"a random top card to the empty stack wins {_odds(metrics['careful_chance'])} "
+                f"a random top card to the empty stack wins {odds(metrics['careful_chance'], 'no game')} "
                 f"(harder than {score:.0f}% of random winnable {rules.name} deals); a player "
-                f"who plays any move at random wins {_odds(metrics['random_chance'])}, and one "
+                f"who plays any move at random wins {odds(metrics['random_chance'], 'no game')}, and one "
                 f"who always prefers a move that sets off a removal wins "
-                f"{_odds(metrics['eager_chance'])}; {how}.")
+                f"{odds(metrics['eager_chance'], 'no game')}; {how}.")
 
 
 def _hardness(chance: float) -> float:
     return round(-math.log10(chance), 9) + 0.0
-
-
-def _odds(chance: float) -> str:
-    """A chance in words: every game, about 7 games in 10, about 1 game in 40, no game."""
-    if chance >= 0.95:
-        return "every game" if chance == 1 else "about 19 games in 20"
-    if chance >= 0.45:
-        return f"about {round(chance * 10)} games in 10"
-    if chance <= 0:
-        return "no game"
-    return f"about 1 game in {round(1 / chance):,}"
 
 
 def _parse_card(text: str) -> tuple[int, int]:
