@@ -72,6 +72,27 @@ def rules_option(game_name: str):
                         help=f"The rules, e.g. {', '.join(game.variants()[:4])}.")
 
 
+def generate_options(fn):
+    """The options every ``generate`` has: ``--count``, ``--level``, ``--seed``, ``--out`` (and
+    ``--force``), ``--max-attempts``, ``--jobs`` and ``--json``."""
+    options = [
+        click.option("--count", type=click.IntRange(1), required=True,
+                     help="Puzzles to generate (of each level)."),
+        click.option("--level", required=True,
+                     help=f"One of {', '.join(LEVELS)}, or several separated by commas."),
+        click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+                     help="Seed of the annealing runs: the same seed gives the same pack."),
+        clitools.out_option(help="Pack file to write (rewritten atomically after every "
+                                 "puzzle)."),
+        click.option("--max-attempts", type=click.IntRange(1), default=None,
+                     help=f"Give up after this many annealing runs of a level "
+                          f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT]."),
+        clitools.jobs_option, clitools.json_option]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
 def grade_command(game_name: str) -> click.Command:
     """``puzzlegen GAME grade``: level, score, the reason and the figures of one deal."""
 
@@ -110,18 +131,7 @@ def generate_command(game_name: str) -> click.Command:
 
     @click.command("generate")
     @rules_option(game_name)
-    @click.option("--count", type=click.IntRange(1), required=True,
-                  help="Puzzles to generate (of each level).")
-    @click.option("--level", required=True,
-                  help=f"One of {', '.join(LEVELS)}, or several separated by commas.")
-    @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-                  help="Seed of the annealing runs: the same seed gives the same pack.")
-    @clitools.out_option(help="Pack file to write (rewritten atomically after every puzzle).")
-    @click.option("--max-attempts", type=click.IntRange(1), default=None,
-                  help=f"Give up after this many annealing runs of a level "
-                       f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
-    @clitools.jobs_option
-    @clitools.json_option
+    @generate_options
     def generate(rules_text, count, level, seed, out, max_attempts, jobs, as_json):
         """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact
         solver.  The pack is rewritten atomically after every puzzle, so Ctrl-C keeps the

@@ -4,10 +4,9 @@ from __future__ import annotations
 import click
 
 from puzzlegen import clitools
-from puzzlegen.commands.design import read_deal, run_generate
+from puzzlegen.commands.design import generate_options, read_deal, run_generate
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
-from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE
-from puzzlegen.grading import LEVELS, grade as grade_deal, load
+from puzzlegen.grading import grade as grade_deal, load
 from solvers.errors import LimitReached
 from solvers.stacksquared.difficulty import TREE_CELLS, TREE_STATES
 from solvers.stacksquared.game import GAME, Grid
@@ -73,26 +72,15 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
               help="Rows of the grid.")
 @click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
               help="Columns of the grid.")
-@click.option("--count", type=click.IntRange(1), required=True,
-              help="Puzzles to generate (of each level).")
-@click.option("--level", required=True,
-              help=f"One of {', '.join(LEVELS)}, or several separated by commas.")
 @click.option("--method", type=click.Choice(["anneal", "cpsat"]), default="anneal",
               show_default=True, help="anneal: from random deals meeting the constraints; "
                                       "cpsat: annealing from deals CP-SAT constructs under the "
                                       "constraints with a planted single-stack solution (for "
                                       "rare structures).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-              help="Seed of the annealing runs: the same seed gives the same pack.")
-@clitools.out_option(help="Pack file to write (rewritten atomically after every puzzle).")
-@click.option("--max-attempts", type=click.IntRange(1), default=None,
-              help=f"Give up after this many annealing runs of a level "
-                   f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT].")
 @constraint_options
-@clitools.jobs_option
-@clitools.json_option
-def generate(rows, cols, count, level, method, seed, out, max_attempts, require, at, theme,
-             max_line_pairs, jobs, as_json):
+@generate_options
+def generate(rows, cols, method, require, at, theme, max_line_pairs, count, level, seed, out,
+             max_attempts, jobs, as_json):
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
     Annealing pushes each deal toward the heart of the level (or, for master, as hard as it
