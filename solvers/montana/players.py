@@ -20,10 +20,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.montana.kernel import MAX_MOVES, _gen_moves, _run, locked
 from solvers.timing import now
 
 DONE, LIMIT = 0, 1
-MAX_MOVES = 16  # four gaps, a first-column gap taking one of four Twos
 DEAD, SAFE = 0, 1  # the classes of a move
 
 
@@ -55,46 +55,25 @@ def _slot(keys, stamp, gen, key):
 
 
 @njit(cache=True)
-def _runs(board, n, run):
-    """Each row's locked run: a Two in the first column and its consecutive successors."""
-    total = 0
-    for row in range(4):
-        base = row * n
-        first = board[base]
-        k = 0
-        if first != 0 and first % n == 1:
-            k = 1
-            while k < n - 1 and board[base + k] == first + k:
-                k += 1
-        run[row] = k
-        total += k
-    return total
+def _row_home(board, n, row):
+    """The row is locked to its King: a Two first and its suit in order after it."""
+    first = board[row * n]
+    return first != 0 and first % n == 1 and _run(board, n, row, first) == n - 1
 
 
 @njit(cache=True)
-def _moves(board, pos, n, run, src, dst, cls):
-    """The legal moves (card cell -> gap cell) and the class of each; their count.  ``run``:
-    the rows' locked runs."""
-    m = 0
-    for g in range(4 * n):
-        if board[g] != 0:
-            continue
-        if g % n == 0:
-            for suit in range(4):
-                p = pos[suit * n + 1]
-                if p % n != 0:
-                    src[m] = p
-                    dst[m] = g
-                    m += 1
-        else:
-            left = board[g - 1]
-            if left != 0 and left % n != n - 1:
-                src[m] = pos[left + 1]
-                dst[m] = g
-                m += 1
+def _moves(board, pos, n, gaps, arr, src, dst, cls):
+    """The legal moves (the kernel's, card cell -> gap cell) and the class of each; their
+    count.  ``gaps`` and ``arr`` are scratch."""
+    k = 0
+    for c in range(4 * n):
+        if board[c] == 0:
+            gaps[k] = c
+            k += 1
+    m = _gen_moves(board, pos, gaps, n, False, src, dst, arr)
     for i in range(m):
         s = src[i]
-        dead = s % n != 0 and board[s - 1] % n == n - 1 and run[s // n] != n - 1
+        dead = s % n != 0 and board[s - 1] % n == n - 1 and not _row_home(board, n, s // n)
         cls[i] = DEAD if dead else SAFE
     return m
 
@@ -150,15 +129,16 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
     depth = src.shape[0] - 1
     players = weights.shape[0]
     board, pos, key = _setup(board0, n, word, mul, keys.shape[1])
-    run = np.zeros(4, np.int64)
+    gaps = np.empty(4, np.int64)
+    arr = np.empty(MAX_MOVES, np.int64)
     start = now()
     states = 0
     nodes = 0
     out[:] = 0.0
-    if _runs(board, n, run) == target:
+    if locked(board, n) == target:
         out[:] = 1.0
         return DONE, 0, 0, 0, 0
-    count[0] = _moves(board, pos, n, run, src[0], dst[0], cls[0])
+    count[0] = _moves(board, pos, n, gaps, arr, src[0], dst[0], cls[0])
     nxt[0] = 0
     d = 0
     while count[0] > 0:
@@ -196,8 +176,9 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
         if stamp[slot] == gen:
             kid[d, i, :] = vals[slot]
         else:
-            won = _runs(board, n, run) == target
-            m = 0 if won else _moves(board, pos, n, run, src[d + 1], dst[d + 1], cls[d + 1])
+            won = locked(board, n) == target
+            m = 0 if won else _moves(board, pos, n, gaps, arr, src[d + 1], dst[d + 1],
+                                     cls[d + 1])
             if m > 0:  # a new layout with moves: search below it
                 if d + 1 == depth:
                     return LIMIT, count[0], 0, states, nodes
@@ -220,15 +201,16 @@ def best_line(board0, n, word, mul, keys, stamp, vals, gen, guide, out_src, out_
     src = np.empty(MAX_MOVES, np.int64)
     dst = np.empty(MAX_MOVES, np.int64)
     cls = np.empty(MAX_MOVES, np.int64)
-    run = np.zeros(4, np.int64)
+    gaps = np.empty(4, np.int64)
+    arr = np.empty(MAX_MOVES, np.int64)
     length = 0
-    while _runs(board, n, run) < target:
-        m = _moves(board, pos, n, run, src, dst, cls)
+    while locked(board, n) < target:
+        m = _moves(board, pos, n, gaps, arr, src, dst, cls)
         best = -1
         best_value = -1.0
         for i in range(m):
             _move(board, pos, key, word, mul, n, src[i], dst[i])
-            if _runs(board, n, run) == target:
+            if locked(board, n) == target:
                 value = 2.0  # a win now beats everything
             else:
                 slot = _slot(keys, stamp, gen, key)
