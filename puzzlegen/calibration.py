@@ -120,6 +120,7 @@ def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, ou
     if not isinstance(game, games.Designable):
         raise BadInput(f"{game_name} has no difficulty grading to calibrate")
     rules = game.parse_rules(rules_text or game.default_rules)
+    game.check_graded(rules)
     key, text = game.calibration_key(rules), game.format_rules(rules)
     if not key.endswith(text):
         raise BadInput(f"{text} is graded with the calibration {key}: calibrate "

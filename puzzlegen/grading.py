@@ -60,12 +60,10 @@ def score_of(table: dict, hardness: float) -> float:
     return round(value, 2)
 
 
-def file_name(game: Designable, rules) -> str:
-    return f"calibration-{game.calibration_key(rules)}.json"
-
-
 def load(game: Designable, rules) -> dict:
-    """The shipped calibration of ``rules``; :class:`BadInput` when there is none."""
+    """The shipped calibration of ``rules``; :class:`BadInput` when the game cannot grade these
+    rules or there is no calibration."""
+    game.check_graded(rules)
     return _load(game.name, game.calibration_key(rules), game.format_rules(rules))
 
 

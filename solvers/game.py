@@ -160,6 +160,9 @@ class Designable(Game):
     def explain(self, level: str, score: float, metrics: dict, rules: Any) -> str:
         """One sentence for people: why this level."""
 
+    def check_graded(self, rules: Any) -> None:
+        """:class:`BadInput` when deals of ``rules`` cannot be graded (by default all can)."""
+
     def calibration_key(self, rules: Any) -> str:
         """The name of the rules' calibration table (``puzzlegen/data/calibration-KEY.json``):
         ``<game>-<rules>`` unless the game shares tables between rules."""
@@ -185,6 +188,15 @@ def names() -> list[str]:
 def designable() -> list[str]:
     """The registered games the design pipeline serves."""
     return [n for n in REGISTRY if isinstance(get(n), Designable)]
+
+
+def parse_size(text: str, what: str, example: str) -> tuple[int, int]:
+    """Rules named by two sizes, ``"4x6"``; :class:`BadInput` naming ``what`` (e.g.
+    ``"ROWSxCOLS"``) otherwise."""
+    first, sep, second = text.strip().lower().partition("x")
+    if not (sep and all(part.isascii() and part.isdigit() for part in (first, second))):
+        raise BadInput(f"bad rules {text!r}: expected {what}, e.g. {example}")
+    return int(first), int(second)
 
 
 def odds(p: float, zero: str = "never in the games simulated") -> str:

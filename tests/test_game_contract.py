@@ -38,8 +38,9 @@ def test_rules_round_trip_and_bad_rules_are_refused(game):
     for name in game.variants():
         rules = game.parse_rules(name)
         assert game.parse_rules(game.format_rules(rules)) == rules
-    with pytest.raises(BadInput):
-        game.parse_rules("no such rules")
+    for bad in ("no such rules", "4x\u00b2", "\u00b2", ""):
+        with pytest.raises(BadInput):
+            game.parse_rules(bad)
 
 
 def test_deal_solve_replay(game):

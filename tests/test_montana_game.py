@@ -197,3 +197,12 @@ def test_an_analysis_at_its_limit_raises(monkeypatch):
     monkeypatch.setattr(game, "ANALYSIS_STATES", 10)
     with pytest.raises(LimitReached, match="10 layouts"):
         GAME.figures(GAME.deal_from_seed(4, EIGHT), EIGHT)
+
+
+def test_rules_that_cannot_be_graded_are_refused_before_any_work():
+    from click.testing import CliRunner
+
+    from puzzlegen.cli import cli
+    result = CliRunner().invoke(cli, ["montana", "grade", "--rules", "13-redeals2", "--seed", "1"])
+    assert result.exit_code == 2 and "grading serves one round" in result.output
+    assert len(result.output.splitlines()) == 1

@@ -224,15 +224,18 @@ class Montana(Designable):
         whole analysis takes 0.06 s on an 8-rank deal)."""
         return self.figures(deal, rules, solution=False).metrics["hardness"]
 
+    def check_graded(self, rules: Variant) -> None:
+        if rules.redeals or rules.rules.movable_twos:
+            raise BadInput(f"Montana rules {self.format_rules(rules)}: grading serves one round "
+                           f"with fixed Twos (e.g. 8 or 13), whose layouts never recur")
+
     def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
         and winning first moves, the layouts of the round (``layouts``: those with a move), and
         a winning line: at each step the winning move after which the careful player wins most
         often.  Computed on the canonical deal, so every symmetric copy has the same."""
-        if rules.redeals or rules.rules.movable_twos:
-            raise BadInput(f"Montana rules {self.format_rules(rules)}: grading serves one round "
-                           f"with fixed Twos (e.g. 8 or 13), whose layouts never recur")
+        self.check_graded(rules)
         check_layout(deal, rules.rules)
         n = rules.ranks
         symmetry = _canonical_map(deal, rules)

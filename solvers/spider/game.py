@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from solvers.errors import BadInput
-from solvers.game import Game, Replayed
+from solvers.game import Game, Replayed, parse_size
 from solvers.result import Limits, SolveResult
 from solvers.spider import oracle
 from solvers.spider.api import random_board
@@ -44,10 +44,7 @@ class Spider(Game):
         return ["4x6", "5x8", "6x10"]
 
     def parse_rules(self, text: str) -> Boards:
-        stacks, sep, ranks = text.strip().lower().partition("x")
-        if not (sep and stacks.isdigit() and ranks.isdigit()):
-            raise BadInput(f"bad spider rules {text!r}: expected STACKSxRANKS, e.g. 4x6")
-        return Boards(int(stacks), int(ranks))
+        return Boards(*parse_size(text, "STACKSxRANKS", "4x6"))
 
     def format_rules(self, rules: Boards) -> str:
         return str(rules)

@@ -5,8 +5,7 @@ import random
 from dataclasses import dataclass
 
 from solvers.cards import Card, full_deck
-from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed
+from solvers.game import Designable, Figures, Replayed, parse_size
 from solvers.result import Limits, SolveResult
 from solvers.stacksquared import difficulty
 from solvers.stacksquared.api import DEFAULT_LIMITS, solve
@@ -56,10 +55,7 @@ class StacksSquared(Designable):
         return ["3x3", "3x4", "4x4", "4x5", "5x5", "6x6", "4x13"]
 
     def parse_rules(self, text: str) -> Grid:
-        rows, sep, cols = text.strip().lower().partition("x")
-        if not (sep and rows.isdigit() and cols.isdigit()):
-            raise BadInput(f"bad grid {text!r}: expected ROWSxCOLS, e.g. 4x4")
-        return Grid(int(rows), int(cols))
+        return Grid(*parse_size(text, "ROWSxCOLS", "4x4"))
 
     def format_rules(self, rules: Grid) -> str:
         return str(rules)
