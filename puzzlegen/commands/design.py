@@ -87,7 +87,10 @@ def generate_options(fn):
         click.option("--max-attempts", type=click.IntRange(1), default=None,
                      help=f"Give up after this many annealing runs of a level "
                           f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT]."),
-        clitools.jobs_option, clitools.json_option]
+        click.option("--jobs", "-j", type=clitools.JOBS, default=1, show_default=True,
+                     help="Worker processes for the annealing runs, at most the machine's "
+                          "cores (the pack is the same for any number)."),
+        clitools.json_option]
     for option in reversed(options):
         fn = option(fn)
     return fn
