@@ -18,7 +18,6 @@ check figure is the hasty player's ``log10`` chance.
 from __future__ import annotations
 
 import random
-import re
 import zlib
 
 import numpy as np
@@ -26,7 +25,7 @@ import numpy as np
 from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
-from solvers.errors import BadInput, LimitReached
+from solvers.errors import LimitReached
 from solvers.game import Designable, Figures, Replayed, odds
 from solvers.result import Limits, SolveResult, Status
 
@@ -38,8 +37,7 @@ QUICK_PARTICLES = 250     # the careful player's games in a quick hardness
 HASTY_PARTICLES = 2000    # games of the hasty player's (noisier: it often never wins)
 FIGURE_LIMITS = Limits(nodes=5_000_000)   # the exact solve inside figures and hardness
 _EMPTY = {"None": 0, "Any1": 1, "AnyRun": 2, "High1": 3, "HighRun": 4}
-_MOVE = re.compile(r"^(?:(deal)|(\S+) from pile (\d) to foundation|"
-                   r"(?:(\d+) cards from )?(\S+) from pile (\d) to pile (\d))$")
+
 
 
 def relabel(deal: R.Deal, shift: int, suits: tuple[int, ...]) -> R.Deal:
@@ -106,21 +104,7 @@ class AgnesGame(Designable):
         return R.deal_from_seed(seed, 0)
 
     def parse_move(self, text: str) -> R.Move:
-        m = _MOVE.match(text.strip())
-        if not m:
-            raise BadInput(f"malformed move {text!r}: expected 'deal', 'QC from pile 1 to "
-                           "foundation', '4C from pile 4 to pile 3' or '3 cards from 9H from "
-                           "pile 6 to pile 2'")
-        if m.group(1):
-            return R.Move("deal")
-        if m.group(2):
-            return R.Move("found", _pile(m.group(3)), card=Card.parse(m.group(2)))
-        count = int(m.group(4)) if m.group(4) else 1
-        if count < 2 and m.group(4):
-            raise BadInput(f"malformed move {text!r}: a run of {count} card is written as the "
-                           "card alone")
-        return R.Move("tableau", _pile(m.group(6)), _pile(m.group(7)), count,
-                      Card.parse(m.group(5)))
+        return R.parse_move(text)
 
     def replay(self, deal: R.Deal, rules: R.Rules, moves: list) -> Replayed:
         board = R.replay(deal, rules, moves)
@@ -204,13 +188,6 @@ def _wins(log_p: float, reached: int, games: int) -> str:
     if reached == 52:
         return "wins " + odds(10.0 ** log_p)
     return f"never won in {games:,} simulated games (at best {reached} cards home)"
-
-
-def _pile(text: str) -> int:
-    pile = int(text)
-    if not 1 <= pile <= R.PILES:
-        raise BadInput(f"no pile {pile}: piles are numbered 1..{R.PILES}")
-    return pile
 
 
 GAME = AgnesGame()

@@ -153,6 +153,35 @@ class Move:
                 "card": str(self.card)}
 
 
+_MOVE = re.compile(r"^(?:(deal)|(\S+) from pile (\d) to foundation|"
+                   r"(?:(\d+) cards from )?(\S+) from pile (\d) to pile (\d))$")
+
+
+def parse_move(text: str) -> Move:
+    """A move as ``str(Move)`` prints it; :class:`BadInput` naming the text otherwise."""
+    m = _MOVE.match(text.strip())
+    if not m:
+        raise BadInput(f"malformed move {text!r}: expected 'deal', 'QC from pile 1 to "
+                       "foundation', '4C from pile 4 to pile 3' or '3 cards from 9H from "
+                       "pile 6 to pile 2'")
+    if m.group(1):
+        return Move("deal")
+    if m.group(2):
+        return Move("found", _pile(m.group(3)), card=Card.parse(m.group(2)))
+    count = int(m.group(4)) if m.group(4) else 1
+    if count < 2 and m.group(4):
+        raise BadInput(f"malformed move {text!r}: a run of {count} card is written as the "
+                       "card alone")
+    return Move("tableau", _pile(m.group(6)), _pile(m.group(7)), count, Card.parse(m.group(5)))
+
+
+def _pile(text: str) -> int:
+    pile = int(text)
+    if not 1 <= pile <= PILES:
+        raise BadInput(f"no pile {pile}: piles are numbered 1..{PILES}")
+    return pile
+
+
 @dataclass
 class Board:
     """A position: piles (top to bottom, last = playable), hidden counts, foundations, stock."""
