@@ -40,6 +40,13 @@ class Limits:
         """The time limit as a float for numba kernels (-1.0 = unlimited)."""
         return -1.0 if self.seconds is None else float(self.seconds)
 
+    def after(self, nodes_used: int = 0, seconds_used: float = 0.0) -> "Limits":
+        """What is left of these limits for the next of several searches sharing them, after
+        ``nodes_used`` nodes and ``seconds_used`` seconds (never below 0)."""
+        nodes = None if self.nodes is None else max(0, self.nodes - nodes_used)
+        seconds = None if self.seconds is None else max(0.0, self.seconds - seconds_used)
+        return Limits(nodes, seconds, self.states)
+
     @property
     def state_cap(self) -> int:
         """The state limit as an integer for numba kernels (-1 = unlimited)."""

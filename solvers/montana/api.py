@@ -13,8 +13,8 @@ from solvers.cards import Card
 from solvers.errors import BadInput
 from solvers.montana import kernel
 from solvers.montana.rules import (ROWS, Cell, Move, Rules, check_layout, deal_from_seed,
-                                   format_deal, format_grid, parse_deal, redeal, redeal_rng,
-                                   replay)
+                                   format_deal, format_grid, locked_count, parse_deal, redeal,
+                                   redeal_rng, replay)
 from solvers.result import Limits, SolveResult, Status
 
 DEFAULT_MAX_STATES = 10_000_000
@@ -277,7 +277,8 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     """Play a game: each round solved exactly for the most locked cards, then a seeded redeal.
 
     ``SOLVED`` when a round is won, ``UNSOLVABLE`` when every round was searched to the end
-    without a win, ``LIMIT`` when a round hit a limit (the game stops there).  ``details``:
+    without a win, ``LIMIT`` when a round hit a limit (the game stops there).  The rounds share
+    ``limits.nodes`` and ``limits.seconds``; ``max_states`` bounds each round's table.  ``details``:
     ``won`` and ``rounds`` (a list of :class:`Round`); ``moves`` is every round's moves in order.
     """
     if redeals < 0:
@@ -285,8 +286,15 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     rng = redeal_rng(redeal_seed)
     layout = tuple(cells)
     rounds: list[Round] = []
+    nodes, seconds = 0, 0.0
     while True:
-        result = solve_round(layout, limits, rules, max_states, prune=prune, search=search)
+        left = limits.after(nodes, seconds)
+        if left.nodes == 0 or left.seconds == 0.0:  # the shared budget is spent: no search
+            result = SolveResult(Status.LIMIT, [], 0, 0.0, locked_count(layout, rules.ranks),
+                                 {"states": 0, "pass": None, "table": 0})
+        else:
+            result = solve_round(layout, left, rules, max_states, prune=prune, search=search)
+        nodes, seconds = nodes + result.nodes, seconds + result.seconds
         rounds.append(Round(layout, result))
         if result.status is not Status.UNSOLVABLE or len(rounds) > redeals:
             break

@@ -39,9 +39,8 @@ from solvers.game import Designable, Figures, Replayed, odds
 from solvers.montana import api, players
 from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
                                    check_layout, deal_from_seed, format_deal, format_grid,
-                                   locked_count, parse_deal, parse_move, redeal, redeal_rng,
-                                   replay)
-from solvers.result import Limits, SolveResult, Status
+                                   locked_count, parse_deal, parse_move, redeal, redeal_rng)
+from solvers.result import Limits, SolveResult
 
 _NAME = re.compile(r"^(\d+)(-movable-twos)?(?:-redeals(\d+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
@@ -176,29 +175,15 @@ class Montana(Designable):
         document's objective) and is redealt; ``unsolvable`` then means that this way of
         playing loses every round, not that no other end of a round could win.
         """
-        check_layout(deal, rules.rules)
         max_states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
         search = api.Search(pass_states=max(1, min(api.Search().pass_states, max_states)))
-        rng = redeal_rng(REDEAL_SEED)
-        layout, moves, nodes, seconds, states = tuple(deal), [], 0, 0.0, 0
-        for number in range(rules.redeals + 1):
-            left = Limits(nodes=None if limits.nodes is None else limits.nodes - nodes,
-                          seconds=None if limits.seconds is None else limits.seconds - seconds)
-            if (left.nodes is not None and left.nodes <= 0) or \
-                    (left.seconds is not None and left.seconds <= 0):
-                result = SolveResult(Status.LIMIT, value=locked_count(layout, rules.ranks))
-                break
-            result = api.solve_round(layout, left, rules.rules, max_states, search=search)
-            moves += result.moves
-            nodes += result.nodes
-            seconds += result.seconds
-            states += result.details["states"]
-            if result.status is not Status.UNSOLVABLE or number == rules.redeals:
-                break
-            layout = redeal(replay(layout, result.moves, rules.rules), rules.rules, rng)
-            moves.append(REDEAL)
-        return SolveResult(result.status, moves, nodes, seconds, result.value,
-                           {"states": states, "rounds": number + 1})
+        game = api.solve(deal, limits, rules.rules, rules.redeals, REDEAL_SEED, max_states,
+                         search=search)
+        rounds = game.details["rounds"]
+        moves = [m for r in rounds for m in ([REDEAL] if r is not rounds[0] else []) +
+                 r.result.moves]
+        return SolveResult(game.status, moves, game.nodes, game.seconds, game.value,
+                           {"states": game.details["states"], "rounds": len(rounds)})
 
     def canonical(self, deal: Sequence[Cell], rules: Variant) -> tuple[Cell, ...]:
         return _canonical_map(deal, rules).deal(deal, rules.ranks)

@@ -10,7 +10,6 @@ from solvers.spider import calc, oracle
 from solvers.spider.question import Question, ask
 from solvers.spider.rules import (FACE_DOWN, Board, empty_count, format_board, parse_board,
                                   unit_starts)
-from solvers.spider.search import remaining
 
 
 def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> dict:
@@ -34,7 +33,7 @@ def move_report(board: Board, q: Question, exact: bool = False,
     a line of ``moves`` when a search found one."""
     engine = oracle if exact else calc
     result = oracle.answer(board, q, limits) if exact else calc.answer(board, q, limits, True)
-    need = engine.needed_empty_stacks(board, q, remaining(limits, result.seconds))
+    need = engine.needed_empty_stacks(board, q, limits.after(seconds_used=result.seconds))
     n = empty_count(board)
     out = {"question": q.kind, "from": q.src + 1, "units": q.units,
            "to": None if q.dst is None else q.dst + 1,

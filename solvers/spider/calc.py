@@ -25,7 +25,7 @@ from solvers.spider.question import (Question, allowed_fn, goal_fn, group_start,
                                      with_empties)
 from solvers.spider.rules import (FACE_DOWN, Board, Move, empty_count, follows, is_reversible,
                                   movable_start)
-from solvers.spider.search import bfs, most_empty, remaining
+from solvers.spider.search import bfs, most_empty
 
 Spot = tuple[int, int]  # (stack, index)
 
@@ -190,7 +190,7 @@ def needed_empty_stacks(board: Board, q: Question, limits: Limits = Limits()) ->
     for n in range(best - 1, 0 if q.kind == "into" else -1, -1):
         b, qn = with_empties(small, rq, n)
         result = bfs(b, allowed_fn(b, qn), goal_fn(b, qn), _key(qn.roles),
-                     remaining(limits, seconds))
+                     limits.after(seconds_used=seconds))
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         if result.status is Status.LIMIT:
             return SolveResult(Status.LIMIT, nodes=nodes, seconds=seconds,

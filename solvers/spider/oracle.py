@@ -8,7 +8,7 @@ from __future__ import annotations
 from solvers.result import Limits, SolveResult, Status
 from solvers.spider.question import Question, allowed_fn, goal_fn, with_empties
 from solvers.spider.rules import Board, format_board, is_reversible
-from solvers.spider.search import bfs, most_empty, remaining
+from solvers.spider.search import bfs, most_empty
 
 
 def _same(board: Board) -> Board:
@@ -33,7 +33,7 @@ def needed_empty_stacks(board: Board, q: Question, limits: Limits = Limits(),
     nodes, seconds = 0, 0.0
     for n in range(1 if q.kind == "into" else 0, most + 1):
         b, qn = with_empties(board, q, n)
-        result = answer(b, qn, remaining(limits, seconds))
+        result = answer(b, qn, limits.after(seconds_used=seconds))
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         if result.status is not Status.UNSOLVABLE:
             return SolveResult(result.status, result.moves, nodes, seconds,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import replace
 from typing import Callable, Hashable
 
 from solvers.result import Limits, SolveResult, Status
@@ -19,13 +18,6 @@ Allowed = Callable[[Board, Move], bool]
 
 #: Memory one stored board may take at most (measured: about 700 bytes on a 16-stack board).
 STATE_BYTES = 1000
-
-
-def remaining(limits: Limits, seconds_used: float) -> Limits:
-    """``limits`` for the next of several searches that share one time limit."""
-    if limits.seconds is None:
-        return limits
-    return replace(limits, seconds=max(limits.seconds - seconds_used, 0.0))
 
 
 def _path(seen: dict, key: Hashable) -> list[Move]:

@@ -7,7 +7,6 @@ branch-and-bound search over tops and sizes finds the maximum.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -82,13 +81,6 @@ def run_search(position: Position, *, with_sizes: bool, floor: int, ceiling: int
     return outcome, int(best), cells_to_moves(position, froms, tos), int(nodes), int(states)
 
 
-def remaining(limits: Limits, nodes_used: int, seconds_used: float) -> Limits:
-    """What is left of ``limits`` after a first search used some of it."""
-    nodes = None if limits.nodes is None else max(0, limits.nodes - nodes_used)
-    seconds = None if limits.seconds is None else max(0.0, limits.seconds - seconds_used)
-    return replace(limits, nodes=nodes, seconds=seconds)
-
-
 def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -> SolveResult:
     """Decide single-stack solvability and (unless ``max_score=False``) the exact maximum score.
 
@@ -113,7 +105,7 @@ def solve(deal: Deal, limits: Limits = DEFAULT_LIMITS, max_score: bool = True) -
         return SolveResult(Status.UNSOLVABLE, [], nodes, time.perf_counter() - start, None, details)
     # Without one stack the best conceivable score is one stack of all cards but one, and that
     # one alone: the search stops as soon as it reaches that.
-    more = remaining(limits, nodes, time.perf_counter() - start)
+    more = limits.after(nodes, time.perf_counter() - start)
     outcome, best, moves, more_nodes, states = run_search(
         position, with_sizes=True, floor=position.score(), ceiling=(n - 1) ** 2 + 1, limits=more)
     nodes += more_nodes
