@@ -34,7 +34,7 @@ def rule_options(fn):
                      help="Layouts kept per round (the transposition table); more ends the "
                           "round with 'limit'."),
         click.option("--seconds", type=float, default=None,
-                     help="Time limit per round (default none)."),
+                     help="Time limit of a deal's search, shared by its rounds (default none)."),
         click.option("--prune", is_flag=True,
                      help="Skip layouts whose stuck cards bound them below the best seen "
                           "(sound; slower on random deals, see docs/montana.md)."),
