@@ -103,7 +103,8 @@ def main(packs, random_deals, particles, jobs, json_out):
                                                                          50001 + random_deals)]
     randoms = [r for r in randoms if r["solvable"]]
     report = {"grid": f"{rows}x{cols}", "particles": particles,
-              "random_solvable": len(randoms), "levels": {}, "separation": {}}
+              "random_solvable": len(randoms), "levels": {}, "separation": {},
+              "puzzles": {level: [results[d] for d in deals] for level, deals in by_level.items()}}
     for measure in ("random_win", "halfway"):
         reference = [r[measure] for r in randoms]
         report.setdefault("random_mean", {})[measure] = statistics.mean(reference)

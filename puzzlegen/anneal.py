@@ -34,19 +34,25 @@ from solvers.errors import LimitReached
 T_MAX, T_MIN, STEPS = 0.5, 0.01, 300
 #: Percentile of the calibration each level aims at (master: ``MASTER_MARGIN`` harder than its
 #: cut, and any harder deal is on target too).
-TARGET = {"easy": 10.0, "medium": 62.0, "hard": 94.0, "expert": 99.6, "master": 100.0}
+TARGET = {"easy": 5.0, "medium": 55.0, "hard": 95.0, "expert": 99.75, "master": 100.0}
 MASTER_MARGIN = 0.5
 #: A run stops early once its confirmed energy is this close to the target.
 CLOSE = 0.02
+#: Below master, a run's deal is kept only this close to the target (hardness units), so that a
+#: run that never reached the heart of the level does not put a deal from its edge in the pack.
+WINDOW = 0.25
 PENALTY = 100.0
 
 
 def target_hardness(level: str, table: dict) -> float:
-    """The hardness a level aims at on this calibration."""
+    """The hardness a level aims at on this calibration (quantiles interpolated linearly)."""
     if level == "master":
         return table["cuts"]["master"] + MASTER_MARGIN
     quantiles = table["hardness"]
-    return quantiles[round(TARGET[level] / 100.0 * (len(quantiles) - 1))]
+    position = TARGET[level] / 100.0 * (len(quantiles) - 1)
+    low = min(int(position), len(quantiles) - 2)
+    share = position - low
+    return (1 - share) * quantiles[low] + share * quantiles[low + 1]
 
 
 class DealAnnealer(Annealer):
@@ -120,7 +126,8 @@ def attempt(job: tuple):
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
-    it is not at the level asked, or breaks the constraints, or grading it hit its limit."""
+    it is not at the level asked or, below master, not within ``WINDOW`` of the target, or
+    breaks the constraints, or grading it hit its limit."""
     deal = attempt(job)
     if deal is None:
         return None
@@ -132,7 +139,11 @@ def find(job: tuple) -> tuple[str, Grade] | None:
         graded = grade(game, deal, game.parse_rules(job[1]))
     except LimitReached:
         return None
-    return (game.format_deal(deal), graded) if graded.level == job[2] else None
+    level, target = job[2], job[6]
+    if graded.level != level or (level != "master"
+                                 and abs(graded.metrics["hardness"] - target) > WINDOW):
+        return None
+    return game.format_deal(deal), graded
 
 
 def ignore_sigint() -> None:

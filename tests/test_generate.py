@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from puzzlegen import packs
@@ -57,6 +58,18 @@ def test_annealing_aims_at_the_heart_of_the_level(tmp_path):
     pack = generate(tmp_path, "m.json", "--count", "3", "--level", "medium", "--seed", "2")
     scores = [p["score"] for p in pack["puzzles"]]
     assert all(abs(score - anneal.TARGET["medium"]) < 10 for score in scores), scores
+    target = pack["created_with"]["parameters"]["target_hardness"]
+    assert all(abs(p["metrics"]["hardness"] - target) <= anneal.WINDOW
+               for p in pack["puzzles"])
+
+
+def test_targets_interpolate_the_calibration_quantiles():
+    from puzzlegen import anneal
+
+    table = {"hardness": [i / 10 for i in range(1001)], "cuts": {"master": 99.9}}
+    assert anneal.target_hardness("expert", table) == pytest.approx(
+        anneal.TARGET["expert"] * 1000 / 100 / 10)
+    assert anneal.target_hardness("master", table) == pytest.approx(99.9 + anneal.MASTER_MARGIN)
 
 
 def test_bad_options_exit_2(tmp_path):
