@@ -127,7 +127,6 @@ def explore(card0, line, compat, max_states):
     halfway = stacks0 // 2
     width = (n + 7) >> 3
     key = np.zeros(width, dtype=np.uint64)
-    work_adj = np.zeros(n, dtype=np.uint64)
 
     room = 1024
     keys = np.zeros((room, width), dtype=np.uint64)
@@ -160,7 +159,7 @@ def explore(card0, line, compat, max_states):
     outcome = DONE
 
     depth = 0
-    expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat, work_adj)
+    expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat)
     if not expand:
         crit[0] = NO_CRIT
         return outcome, keys[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1]
@@ -205,8 +204,7 @@ def explore(card0, line, compat, max_states):
                 if count * 10 >= capacity * 7:
                     capacity *= 2
                     slots = rehash(keys, count, capacity)
-                if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat,
-                                                                work_adj):
+                if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat):
                     depth += 1
                     sid_at[depth] = child
                     expand = True
@@ -325,14 +323,13 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
     card = card.copy()
     size = np.zeros(n, dtype=np.int64)
     key = np.zeros(width, dtype=np.uint64)
-    work_adj = np.zeros(n, dtype=np.uint64)
     pack_state(card, size, False, key)
     slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
     if slots[slot] >= 0 and status[slots[slot]] != OPEN:
         return status[slots[slot]], keys, status, slots, count, 0
     if stacks == 1:
         return WINS, keys, status, slots, count, 0
-    if cannot_merge(card, occupied, line, compat, work_adj):
+    if cannot_merge(card, occupied, line, compat):
         return LOSES, keys, status, slots, count, 0
     per_level = n * n
     move_from, move_to, move_rank = move_slabs(stacks + 1, per_level)
@@ -376,7 +373,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
             keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
             if stacks - depth - 1 == 1:
                 known = WINS
-            elif cannot_merge(card, occupied, line, compat, work_adj):
+            elif cannot_merge(card, occupied, line, compat):
                 known = LOSES
             else:
                 known = OPEN
