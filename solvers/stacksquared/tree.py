@@ -360,26 +360,26 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
         cursor[depth] = i + 1
         a, b = move_from[i], move_to[i]
         undo_card[depth], occupied = play_tops(card, occupied, a, b)
-        pack_state(card, size, False, key)
-        slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
-        child = slots[slot]
+        if stacks - depth - 1 == 1:
+            result = WINS
+            depth += 1
+            break
         known = LOSES
-        if child >= 0:
-            known = status[child]
-        else:
-            if max_states >= 0 and count >= max_states:
-                result = OPEN
-                break
-            keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
-            if stacks - depth - 1 == 1:
-                known = WINS
-            elif cannot_merge(card, occupied, line, compat):
-                known = LOSES
+        # A dead position is recognised from its tops alone: it is never stored.
+        if not cannot_merge(card, occupied, line, compat):
+            pack_state(card, size, False, key)
+            slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
+            child = slots[slot]
+            if child >= 0:
+                known = status[child]
             else:
+                if max_states >= 0 and count >= max_states:
+                    result = OPEN
+                    break
+                keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
                 known = OPEN
-            status[child] = known
+                status[child] = OPEN
         if known == WINS:
-            status[child] = WINS
             result = WINS
             depth += 1
             break
