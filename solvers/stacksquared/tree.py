@@ -28,7 +28,8 @@ children of winnable states.
 import numpy as np
 from numba import njit
 
-from solvers.stacksquared.kernel import cannot_merge, generate_moves, pack_state, state_hash
+from solvers.stacksquared.kernel import (cannot_merge, generate_moves, pack_state, popcount,
+                                         state_hash)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -42,10 +43,21 @@ STATE_LIMIT = 2
 
 @njit(cache=True)
 def move_slabs(levels, per_level):
-    """Move buffers for ``generate_moves``: one slab of ``per_level`` moves per depth."""
+    """Move buffers for ``generate_moves``: one slab of ``per_level`` moves per depth (not
+    cleared: ``generate_moves`` writes every entry it reads)."""
     size = levels * per_level
-    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
-            np.zeros(size, dtype=np.int64))
+    return (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.int64))
+
+
+@njit(cache=True)
+def most_moves(line):
+    """An upper bound on the legal moves of any position: each cell's stack onto each cell in
+    its lines."""
+    widest = 0
+    for mask in line:
+        widest = max(widest, popcount(mask))
+    return line.shape[0] * widest
 
 
 @njit(cache=True)
@@ -331,7 +343,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
         return WINS, keys, status, slots, count, 0
     if cannot_merge(card, occupied, line, compat):
         return LOSES, keys, status, slots, count, 0
-    per_level = n * n
+    per_level = most_moves(line)
     move_from, move_to, move_rank = move_slabs(stacks + 1, per_level)
     cursor = np.zeros(stacks + 1, dtype=np.int64)
     end = np.zeros(stacks + 1, dtype=np.int64)
