@@ -329,3 +329,34 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, message):
 def test_cli_bad_line_in_input_names_the_line():
     out = run("solve", "--input", "-", "--rows", "1", "--cols", "2", input="AS 2S\nAS AS\n")
     assert out.exit_code == 2 and "line 2: duplicate card AS" in out.output
+
+
+def connected(nodes: list, linked) -> bool:
+    """Whether ``nodes`` form one connected graph under ``linked`` (plain search)."""
+    reached, frontier = {nodes[0]}, [nodes[0]]
+    while frontier:
+        x = frontier.pop()
+        for y in nodes:
+            if y not in reached and linked(x, y):
+                reached.add(y)
+                frontier.append(y)
+    return len(reached) == len(nodes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([(3, 3), (4, 4), (4, 13), (6, 6)]), st.randoms(use_true_random=False))
+def test_cannot_merge_is_disconnection_of_tops_or_lines(grid, rng):
+    """``kernel.cannot_merge`` (a search over card masks) says dead exactly when the tops'
+    compatibility graph or the occupied cells' shared-line graph falls apart."""
+    rows, cols = grid
+    n = rows * cols
+    deck = rng.sample(range(52), n)
+    cells = sorted(rng.sample(range(n), rng.randint(1, n)))
+    card = np.full(n, -1, dtype=np.int8)
+    for cell in cells:
+        card[cell] = deck[cell]
+    occupied = np.uint64(sum(1 << cell for cell in cells))
+    tops = {cell: Card.from_index(deck[cell]) for cell in cells}
+    dead = not (connected(cells, lambda a, b: compatible(tops[a], tops[b]))
+                and connected(cells, lambda a, b: a // cols == b // cols or a % cols == b % cols))
+    assert kernel.cannot_merge(card, occupied, line_masks(rows, cols), compat_masks()) == dead

@@ -104,10 +104,20 @@ def split_off(cls, work_adj, line):
 
 
 @njit(cache=True)
-def cannot_merge(card, occupied, line, compat, work_adj):
-    """True when the stacks can never become one (see the module docstring)."""
-    compat_adjacency(card, occupied, compat, work_adj)
-    return split_off(occupied, work_adj, line) != occupied
+def cannot_merge(card, occupied, line, compat):
+    """True when the stacks can never become one (see the module docstring): the compatibility
+    graph of the top cards, or the shared-line graph of the occupied cells, is not connected.
+    Each card tops one cell, so the first graph is searched over cards, ``compat`` its
+    adjacency masks."""
+    tops = ZERO
+    rest = occupied
+    while rest:
+        a = lowest_bit(rest)
+        rest &= rest - ONE
+        tops |= ONE << np.uint64(card[a])
+    if component(lowest_bit(tops), tops, compat) != tops:
+        return True
+    return component(lowest_bit(occupied), occupied, line) != occupied
 
 
 @njit(cache=True)

@@ -32,12 +32,12 @@ MAX_TRIES = 16
 
 
 @njit(cache=True)
-def alive(card, occupied, stacks, depth, line, compat, work_adj, move_from, move_to, move_rank):
+def alive(card, occupied, stacks, depth, line, compat, move_from, move_to, move_rank):
     """One stack, or not dead and (``depth`` 0 or some move leads to a position alive at
     ``depth - 1``): the position is not provably lost within ``depth`` moves."""
     if stacks == 1:
         return True
-    if cannot_merge(card, occupied, line, compat, work_adj):
+    if cannot_merge(card, occupied, line, compat):
         return False
     if depth == 0:
         return True
@@ -48,7 +48,7 @@ def alive(card, occupied, stacks, depth, line, compat, work_adj, move_from, move
     for i in range(base, end):
         a, b = move_from[i], move_to[i]
         undo, occupied = play_tops(card, occupied, a, b)
-        ok = alive(card, occupied, stacks - 1, depth - 1, line, compat, work_adj, move_from,
+        ok = alive(card, occupied, stacks - 1, depth - 1, line, compat, move_from,
                    move_to, move_rank)
         occupied = take_back_tops(card, occupied, a, b, undo)
         if ok:
@@ -57,7 +57,7 @@ def alive(card, occupied, stacks, depth, line, compat, work_adj, move_from, move
 
 
 @njit(cache=True)
-def choose(card, occupied, stacks, look, line, compat, work_adj, move_from, move_to, move_rank,
+def choose(card, occupied, stacks, look, line, compat, move_from, move_to, move_rank,
            kept):
     """The move (mover cell, destination cell) a player of look-ahead ``look`` picks; (-1, -1)
     when there is no legal move."""
@@ -71,7 +71,7 @@ def choose(card, occupied, stacks, look, line, compat, work_adj, move_from, move
         for i in range(base, end):
             a, b = move_from[i], move_to[i]
             undo, occupied = play_tops(card, occupied, a, b)
-            if alive(card, occupied, stacks - 1, look - 1, line, compat, work_adj, move_from,
+            if alive(card, occupied, stacks - 1, look - 1, line, compat, move_from,
                      move_to, move_rank):
                 kept[count] = i
                 count += 1
@@ -114,7 +114,6 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
     pool_cards = np.empty((wanted, n), dtype=np.int8)
     pool_occupied = np.empty(wanted, dtype=np.uint64)
     card = np.empty(n, dtype=np.int8)
-    work_adj = np.zeros(n, dtype=np.uint64)
     move_from, move_to, move_rank = move_slabs(look + 1, n * n)
     kept = np.zeros(n * n, dtype=np.int64)
     for t in range(stacks0 - 1):
@@ -125,13 +124,13 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
             tries += 1
             j = np.random.randint(particles)
             card[:] = cards[j]
-            a, b = choose(card, occupied[j], stacks, look, line, compat, work_adj, move_from,
+            a, b = choose(card, occupied[j], stacks, look, line, compat, move_from,
                           move_to, move_rank, kept)
             if a < 0:
                 continue
             _, after = play_tops(card, occupied[j], a, b)
             if stacks - 1 > exact_stacks:
-                survives = not cannot_merge(card, after, line, compat, work_adj)
+                survives = not cannot_merge(card, after, line, compat)
             else:
                 result, keys, status, slots, count, _ = decide(
                     card, after, stacks - 1, line, compat, True, keys, status, slots, count,

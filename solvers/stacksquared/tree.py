@@ -28,7 +28,8 @@ children of winnable states.
 import numpy as np
 from numba import njit
 
-from solvers.stacksquared.kernel import cannot_merge, generate_moves, pack_state, state_hash
+from solvers.stacksquared.kernel import (cannot_merge, generate_moves, pack_state, popcount,
+                                         state_hash)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -42,10 +43,21 @@ STATE_LIMIT = 2
 
 @njit(cache=True)
 def move_slabs(levels, per_level):
-    """Move buffers for ``generate_moves``: one slab of ``per_level`` moves per depth."""
+    """Move buffers for ``generate_moves``: one slab of ``per_level`` moves per depth (not
+    cleared: ``generate_moves`` writes every entry it reads)."""
     size = levels * per_level
-    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
-            np.zeros(size, dtype=np.int64))
+    return (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.int64))
+
+
+@njit(cache=True)
+def most_moves(line):
+    """An upper bound on the legal moves of any position: each cell's stack onto each cell in
+    its lines."""
+    widest = 0
+    for mask in line:
+        widest = max(widest, popcount(mask))
+    return line.shape[0] * widest
 
 
 @njit(cache=True)
@@ -127,7 +139,6 @@ def explore(card0, line, compat, max_states):
     halfway = stacks0 // 2
     width = (n + 7) >> 3
     key = np.zeros(width, dtype=np.uint64)
-    work_adj = np.zeros(n, dtype=np.uint64)
 
     room = 1024
     keys = np.zeros((room, width), dtype=np.uint64)
@@ -160,7 +171,7 @@ def explore(card0, line, compat, max_states):
     outcome = DONE
 
     depth = 0
-    expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat, work_adj)
+    expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat)
     if not expand:
         crit[0] = NO_CRIT
         return outcome, keys[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1]
@@ -205,8 +216,7 @@ def explore(card0, line, compat, max_states):
                 if count * 10 >= capacity * 7:
                     capacity *= 2
                     slots = rehash(keys, count, capacity)
-                if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat,
-                                                                work_adj):
+                if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat):
                     depth += 1
                     sid_at[depth] = child
                     expand = True
@@ -325,16 +335,15 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
     card = card.copy()
     size = np.zeros(n, dtype=np.int64)
     key = np.zeros(width, dtype=np.uint64)
-    work_adj = np.zeros(n, dtype=np.uint64)
     pack_state(card, size, False, key)
     slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
     if slots[slot] >= 0 and status[slots[slot]] != OPEN:
         return status[slots[slot]], keys, status, slots, count, 0
     if stacks == 1:
         return WINS, keys, status, slots, count, 0
-    if cannot_merge(card, occupied, line, compat, work_adj):
+    if cannot_merge(card, occupied, line, compat):
         return LOSES, keys, status, slots, count, 0
-    per_level = n * n
+    per_level = most_moves(line)
     move_from, move_to, move_rank = move_slabs(stacks + 1, per_level)
     cursor = np.zeros(stacks + 1, dtype=np.int64)
     end = np.zeros(stacks + 1, dtype=np.int64)
@@ -363,26 +372,26 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
         cursor[depth] = i + 1
         a, b = move_from[i], move_to[i]
         undo_card[depth], occupied = play_tops(card, occupied, a, b)
-        pack_state(card, size, False, key)
-        slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
-        child = slots[slot]
+        if stacks - depth - 1 == 1:
+            result = WINS
+            depth += 1
+            break
         known = LOSES
-        if child >= 0:
-            known = status[child]
-        else:
-            if max_states >= 0 and count >= max_states:
-                result = OPEN
-                break
-            keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
-            if stacks - depth - 1 == 1:
-                known = WINS
-            elif cannot_merge(card, occupied, line, compat, work_adj):
-                known = LOSES
+        # A dead position is recognised from its tops alone: it is never stored.
+        if not cannot_merge(card, occupied, line, compat):
+            pack_state(card, size, False, key)
+            slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
+            child = slots[slot]
+            if child >= 0:
+                known = status[child]
             else:
+                if max_states >= 0 and count >= max_states:
+                    result = OPEN
+                    break
+                keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
                 known = OPEN
-            status[child] = known
+                status[child] = OPEN
         if known == WINS:
-            status[child] = WINS
             result = WINS
             depth += 1
             break
