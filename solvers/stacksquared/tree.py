@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from solvers.stacksquared.kernel import (cannot_merge, generate_moves, pack_state, popcount,
-                                         state_hash)
+                                         set_byte, state_hash)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -367,11 +367,15 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
             i = cursor[depth] - 1
             a, b = move_from[i], move_to[i]
             occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
+            set_byte(key, a, card[a] + 1)
+            set_byte(key, b, card[b] + 1)
             continue
         i = cursor[depth]
         cursor[depth] = i + 1
         a, b = move_from[i], move_to[i]
         undo_card[depth], occupied = play_tops(card, occupied, a, b)
+        set_byte(key, a, 0)
+        set_byte(key, b, card[b] + 1)
         if stacks - depth - 1 == 1:
             result = WINS
             depth += 1
@@ -379,7 +383,6 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
         known = LOSES
         # A dead position is recognised from its tops alone: it is never stored.
         if not cannot_merge(card, occupied, line, compat):
-            pack_state(card, size, False, key)
             slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
             child = slots[slot]
             if child >= 0:
@@ -404,6 +407,8 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
                                                         cursor[depth])
             continue
         occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
+        set_byte(key, a, card[a] + 1)
+        set_byte(key, b, card[b] + 1)
     length = 0
     if result == WINS:
         length = depth
