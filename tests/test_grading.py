@@ -16,7 +16,7 @@ from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, grade as grade_deal, level_of, load, score_of
 from solvers.cards import Card
 from solvers.errors import LimitReached
-from solvers.stacksquared import Deal, Position, compatible, replay
+from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.symmetry import canonical, canonical_deal
@@ -277,3 +277,13 @@ def test_levels_follow_the_calibration_cuts():
         if cut > 0:
             below = level_of(score_of(table, table["cuts"][name] - 1e-6))
             assert list(LEVELS).index(below) == list(LEVELS).index(name) - 1
+
+
+def test_the_exact_filter_starts_early_enough_on_6x6():
+    """On 6x6 the players' exact filter starts at 16 stacks: at 14, every look3 particle of
+    seed 1 is already lost when the first check comes, and the estimate is 0 (hardness FLOOR)."""
+    deal = Deal.from_seed(1, 6, 6)
+    assert difficulty.filter_start(16) == 14 and difficulty.filter_start(36) == 16
+    floor = -math.log10(difficulty.FLOOR)
+    assert difficulty.estimated_hardness(deal, Budget(exact_stacks=14)) == floor
+    assert difficulty.estimated_hardness(deal, difficulty.DEFAULT_BUDGET) < floor - 3
