@@ -287,3 +287,12 @@ def test_the_exact_filter_starts_early_enough_on_6x6():
     floor = -math.log10(difficulty.FLOOR)
     assert difficulty.estimated_hardness(deal, Budget(exact_stacks=14)) == floor
     assert difficulty.estimated_hardness(deal, difficulty.DEFAULT_BUDGET) < floor - 3
+
+
+def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
+    """10,000 deals tell master apart; the 1,000 of 6x6 stop at expert."""
+    from puzzlegen.grading import offered
+
+    for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5), (5, 5)):
+        assert offered(load(GAME, Grid(rows, cols))) == list(LEVELS)
+    assert offered(load(GAME, Grid(6, 6))) == list(LEVELS)[:-1]
