@@ -290,7 +290,7 @@ def test_the_exact_filter_starts_early_enough_on_6x6():
 
 
 def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
-    """10,000 deals tell master apart; the 1,000 of 6x6 stop at expert."""
+    """10,000 deals tell master apart; the 2,204 of 6x6 stop at expert."""
     from puzzlegen.grading import offered
 
     for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5), (5, 5)):
