@@ -103,18 +103,25 @@ def split_off(cls, work_adj, line):
     return part
 
 
-@njit(cache=True)
-def cannot_merge(card, occupied, line, compat):
-    """True when the stacks can never become one (see the module docstring): the compatibility
-    graph of the top cards, or the shared-line graph of the occupied cells, is not connected.
-    Each card tops one cell, so the first graph is searched over cards, ``compat`` its
-    adjacency masks."""
+@njit(cache=True, inline="always")
+def top_cards(card, occupied):
+    """The mask of the cards on top of the occupied cells."""
     tops = ZERO
     rest = occupied
     while rest:
         a = lowest_bit(rest)
         rest &= rest - ONE
         tops |= ONE << np.uint64(card[a])
+    return tops
+
+
+@njit(cache=True)
+def cannot_merge(card, occupied, line, compat):
+    """True when the stacks can never become one (see the module docstring): the compatibility
+    graph of the top cards, or the shared-line graph of the occupied cells, is not connected.
+    Each card tops one cell, so the first graph is searched over cards, ``compat`` its
+    adjacency masks."""
+    tops = top_cards(card, occupied)
     if component(lowest_bit(tops), tops, compat) != tops:
         return True
     return component(lowest_bit(occupied), occupied, line) != occupied
@@ -205,12 +212,7 @@ def generate_moves(card, occupied, line, compat, order_moves, move_from, move_to
     (benchmarks/stacksquared.md).  ``order_moves=False`` keeps the plain row-major order: mover
     cell ascending, then destination cell ascending.
     """
-    alive = ZERO
-    rest = occupied
-    while rest:
-        a = lowest_bit(rest)
-        rest &= rest - ONE
-        alive |= ONE << np.uint64(card[a])
+    alive = top_cards(card, occupied)
     count = 0
     rest = occupied
     while rest:
