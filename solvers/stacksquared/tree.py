@@ -50,6 +50,14 @@ def move_slabs(levels, per_level):
             np.empty(size, dtype=np.int64))
 
 
+@njit(cache=True, inline="always")
+def key_cells(key, card, a, b):
+    """Bring bytes ``a`` and ``b`` of a key packed by ``pack_state`` up to date with ``card``
+    (after a move from a to b, or its take-back)."""
+    set_byte(key, a, card[a] + 1)
+    set_byte(key, b, card[b] + 1)
+
+
 @njit(cache=True)
 def most_moves(line):
     """An upper bound on the legal moves of any position: each cell's stack onto each cell in
@@ -367,15 +375,13 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
             i = cursor[depth] - 1
             a, b = move_from[i], move_to[i]
             occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
-            set_byte(key, a, card[a] + 1)
-            set_byte(key, b, card[b] + 1)
+            key_cells(key, card, a, b)
             continue
         i = cursor[depth]
         cursor[depth] = i + 1
         a, b = move_from[i], move_to[i]
         undo_card[depth], occupied = play_tops(card, occupied, a, b)
-        set_byte(key, a, 0)
-        set_byte(key, b, card[b] + 1)
+        key_cells(key, card, a, b)
         if stacks - depth - 1 == 1:
             result = WINS
             depth += 1
@@ -407,8 +413,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
                                                         cursor[depth])
             continue
         occupied = take_back_tops(card, occupied, a, b, undo_card[depth])
-        set_byte(key, a, card[a] + 1)
-        set_byte(key, b, card[b] + 1)
+        key_cells(key, card, a, b)
     length = 0
     if result == WINS:
         length = depth
