@@ -66,10 +66,13 @@ def check_round(cells, rules, result):
 
 # The movable-Twos searches: the plain one, and each reduction alone and together.  Small pass
 # caps make the hop-budget passes end early too.
-SEARCHES = {"plain": Search(columns=False, bound=False, hop_passes=0),
-            "columns": Search(bound=False, hop_passes=0),
-            "bound": Search(columns=False, hop_passes=0),
-            "passes": Search(columns=False, bound=False), "default": Search(),
+ALONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
+SEARCHES = {"plain": Search(**ALONE),
+            "columns": Search(**{**ALONE, "columns": True}),
+            "bound": Search(**{**ALONE, "bound": True, "reach": False}),
+            "reach": Search(**{**ALONE, "bound": True}),
+            "safe": Search(**{**ALONE, "safe": True}),
+            "passes": Search(**{**ALONE, "hop_passes": 4}), "default": Search(),
             "short passes": Search(hop_passes=3, pass_states=50)}
 
 
@@ -103,7 +106,8 @@ def test_movable_twos_reductions_agree_with_oracle_on_fixed_seeds(n, seeds):
 
 def test_movable_twos_reductions_agree_with_plain_search_on_7_ranks():
     """Where the plain search and a reduction both decide a round they agree, and an exhausted
-    round never stores more column classes (or layouts under the bound) than layouts."""
+    round never stores more column classes (or layouts under a bound or safe moves) than
+    layouts."""
     rules = Rules(7, movable_twos=True)
     decided = 0
     for seed in range(12):
@@ -116,7 +120,7 @@ def test_movable_twos_reductions_agree_with_plain_search_on_7_ranks():
             if Status.LIMIT not in (result.status, plain.status):
                 assert (result.status, result.value) == (plain.status, plain.value), (seed, name)
                 decided += 1
-        for name in ("columns", "bound"):
+        for name in ("columns", "bound", "reach", "safe"):
             if Status.UNSOLVABLE in (plain.status, results[name].status):
                 assert results[name].details["states"] <= plain.details["states"]
     assert decided >= 40

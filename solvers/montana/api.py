@@ -37,11 +37,15 @@ class Search:
     between first-column gaps), each pass ending after ``pass_states`` layouts; a win found is
     a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
     layouts whose stuck-card bound is no better than the best seen, once the four Twos fill the
-    first column.  Without movable Twos none of this applies.
+    first column (with ``reach`` the bound from the cells each card can reach, else the one
+    from the cards that can move); ``safe``: there, play a safe move (a card onto its row's locked run) alone
+    when there is one.  Without movable Twos none of this applies.
     """
 
     columns: bool = True
     bound: bool = True
+    reach: bool = True
+    safe: bool = True
     hop_passes: int = 4
     pass_states: int = 5_000_000
 
@@ -239,8 +243,8 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
         start = time.perf_counter()
         status, best, count, final_arr, made, stored, budget_hit = kernel.search(
             board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
-            known, node_cap, second_cap, cap, keys, word, mul, np.uint64(shift),
-            np.uint64(gen), *_WORK)
+            search.reach, search.safe and table, known, node_cap, second_cap, cap, keys, word, mul,
+            np.uint64(shift), np.uint64(gen), *_WORK)
         seconds += time.perf_counter() - start
         nodes += int(made)
         states += int(stored)

@@ -170,6 +170,50 @@ def _gen_moves(board, pos, gaps, n, hops_ok, src, dst, arr):
 
 
 @njit(cache=True)
+def _safe_move(board, n, free, src, dst, arr, m):
+    """Index of a *safe* move among the ``m`` moves of a phase-two layout, or -1.
+
+    A card Y whose predecessor ends a row's locked run (a row not free) can only ever move into
+    the gap right of it, Y's home: the predecessor never moves again in phase two and nothing
+    else fits there.  Playing Y there at once loses nothing unless Y's successor could still
+    move into the cell right of Y's present cell while Y sits there; so it is safe when Y is a
+    King, stands in the last column, or has its successor right of it already.  Any line of play
+    then does at least as well with Y's move first: every other move stays legal (only Y's cell,
+    now a gap, and Y's home, which only Y could fill, differ), and the locked cards only grow.
+    """
+    for i in range(m):
+        if arr[i] >= 0:
+            continue
+        s = src[i]
+        t = dst[i]
+        row = t // n
+        col = t % n
+        if col == 0 or (free >> row) & 1:
+            continue
+        if _run(board, n, row, board[row * n]) != col:  # the gap is not right of the locked run
+            continue
+        card = board[s]
+        if card % n == n - 1 or s % n == n - 1 or board[s + 1] == card + 1:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _only_safe(board, n, free, src, dst, arr, m):
+    """Keep only a safe move of a phase-two layout, if it has one (moved to the front); return
+    the number of moves kept."""
+    if not _phase_two(board, n):
+        return m
+    k = _safe_move(board, n, free, src, dst, arr, m)
+    if k < 0:
+        return m
+    src[0] = src[k]
+    dst[0] = dst[k]
+    arr[0] = -1
+    return 1
+
+
+@njit(cache=True)
 def _z_mask(board, n):
     """Rows whose first cell holds a Two or a gap."""
     mask = 0
@@ -568,7 +612,104 @@ def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
 
 
 @njit(cache=True)
-def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, known,
+def _reach_bound(board, pos, n, free, reach, tmp, gain):
+    """An upper bound on the locked cards of every layout reachable from this one (movable
+    Twos), or from any order of its ``free`` rows' first cells, from the cells each card can
+    ever reach.
+
+    ``reach[card]`` becomes a mask of cells holding every cell the card can ever stand in, and
+    ``gaps`` every cell that can ever be a gap (least fixed point): a Two can reach a
+    first-column cell that can be a gap; another card the cell right of a cell its predecessor
+    can reach (not past the row's end) if that cell can be a gap; a cell can be a gap if it is
+    one now, or the card now in it can reach another cell.  By induction over any line of
+    play: the card moved goes into a present gap (right of its predecessor's present cell, or
+    in the first column for a Two), and the cell it leaves is its first one (a gap only if the
+    card can move) or one it entered as a gap.  The free rows' Twos count as standing in any
+    of their first cells, and with an open column those cells as gaps, so the bound covers
+    every order.  A row then locks at most up to the first cell its right card cannot reach,
+    with the best assignment of Twos that can reach the rows' first cells.
+    """
+    cells = 4 * n
+    one = np.int64(1)
+    gaps = np.int64(0)
+    firsts = np.int64(0)  # the first cells of the free rows
+    column = np.int64(0)
+    last = np.int64(0)  # the last column: nothing goes right of it
+    for c in range(cells):
+        if board[c] == 0:
+            gaps |= one << c
+        if c % n == 0:
+            column |= one << c
+        elif c % n == n - 1:
+            last |= one << c
+    for row in range(4):
+        if (free >> row) & 1:
+            firsts |= one << (row * n)
+    if gaps & column:  # an open column: any free row's first cell may be its gap
+        gaps |= firsts
+    for code in range(cells):
+        if code % n != 0:
+            reach[code] = _first_cells(code, pos[code], n, firsts)
+    changed = True
+    while changed:
+        changed = False
+        for suit in range(4):
+            two = suit * n + 1
+            grown = reach[two] | (column & gaps)
+            if grown != reach[two]:
+                reach[two] = grown
+                gaps |= _first_cells(two, pos[two], n, firsts)
+                changed = True
+            for code in range(two + 1, suit * n + n):
+                grown = reach[code] | (((reach[code - 1] & ~last) << 1) & gaps)
+                if grown != reach[code]:
+                    reach[code] = grown
+                    gaps |= one << pos[code]
+                    changed = True
+    for row in range(4):
+        for suit in range(4):
+            two = suit * n + 1
+            gain[row, suit] = _reach_run(reach, n, row, two) if (reach[two] >> (row * n)) & 1 \
+                else 0
+    return _best_assignment(gain, 4, tmp)
+
+
+@njit(cache=True)
+def _first_cells(code, p, n, firsts):
+    """The cells a card may stand in now: any free row's first cell for a Two in one."""
+    if code % n == 1 and (firsts >> p) & 1:
+        return firsts
+    return np.int64(1) << p
+
+
+@njit(cache=True)
+def _reach_run(reach, n, row, two):
+    """Locked cards the row can reach with ``two`` in its first cell: up to the first cell
+    whose right card cannot reach it."""
+    k = 1
+    while k < n - 1 and (reach[two + k] >> (row * n + k)) & 1:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free, tmp,
+         gain, best):
+    """Whether a bound shows that nothing reachable from the layout beats ``best``: the
+    stuck-card bound everywhere (``prune``) or at phase-two layouts (``bound_two``), or with
+    ``reach_two`` (movable Twos) the reach bound everywhere."""
+    if prune:
+        return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
+    if bound_two and reach_two:
+        return _reach_bound(board, pos, n, free, reach, tmp, gain) <= best
+    if bound_two and _phase_two(board, n):
+        return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
+    return False
+
+
+@njit(cache=True)
+def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, reach_two,
+           safe, known,
            node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src, best_dst,
            best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr, saved):
     """Search one round from ``board0``.
@@ -611,8 +752,10 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     sleep_fixed = use_tt and not prune and not movable_twos
     sleep_two = use_tt and not prune and movable_twos
     bound_two = bound_two and movable_twos and not prune
+    safe = safe and movable_twos
     nxt[0] = 0
     mobile = np.zeros(cells, np.bool_)
+    reach = np.zeros(cells, np.int64)
     tmp = np.zeros(64 + cells, np.int64)  # scratch of the helpers, allocated once
     gain = np.zeros((4, 4), np.int64)
     target = 4 * (n - 1)
@@ -634,8 +777,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         moves = -1
     if best == target:
         return WON, best, moves, final_arr, nodes, states, budget_hit
-    if (prune or (bound_two and _phase_two(board, n))) and \
-            _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best:
+    if _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free, tmp,
+            gain, best):
         return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
     if classes and (free != 0 or _open_column(board, n)):
         count[0] = _gen_class_moves(board, pos, gaps, n, free, src[0], dst[0], arr[0], tmp)
@@ -643,6 +786,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         hops_ok = movable_twos and (not budget or hop_budget > 0)
         count[0] = _gen_moves(board, pos, gaps, n, hops_ok, src[0], dst[0], arr[0])
         budget_hit = budget and not hops_ok and _hop_possible(board, n)
+    if safe:
+        count[0] = _only_safe(board, n, free, src[0], dst[0], arr[0], count[0])
     d = 0
     while True:
         if nxt[d] == count[d]:
@@ -709,8 +854,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             best_arr[:moves] = path_arr[:moves]
             if best == target:
                 return WON, best, moves, final_arr, nodes, states, budget_hit
-        if (prune or (bound_two and _phase_two(board, n))) and \
-                _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best:
+        if _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free,
+                tmp, gain, best):
             _move(board, pos, gaps, key, word, mul, n, t, s)
             if a >= 0:
                 _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
@@ -728,6 +873,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             m = _gen_moves(board, pos, gaps, n, hops_ok, src[d + 1], dst[d + 1], arr[d + 1])
             if budget and not hops_ok and _hop_possible(board, n):
                 budget_hit = True
+        if safe:
+            m = _only_safe(board, n, free, src[d + 1], dst[d + 1], arr[d + 1], m)
         count[d + 1] = m
         nxt[d + 1] = 0
         sleepy = sleep_fixed or (sleep_two and a < 0 and _phase_two(board, n)
