@@ -5,8 +5,10 @@
         --max-states 10000000 --out benchmarks/results/montana-13-reductions.jsonl
 
 Each deal's single round (no reshuffle) is solved by every search in turn (so machine load hits
-all alike): ``plain`` (no reduction), each reduction alone (``columns``, ``bound``, ``passes``)
-and ``all`` (the default).  Layouts are compared on the deals every search decided; every two
+all alike): ``plain`` (no reduction), each reduction alone (``columns``; ``bound``: the
+stuck-card bound at phase-two layouts; ``reach``: the reach bound at every layout; ``safe``;
+``passes``), ``before`` (the default before the reach bound and safe moves) and ``all`` (the
+default).  ``--seeds`` takes a list of seeds instead of ``--seed``/``--deals``.  Layouts are compared on the deals every search decided; every two
 searches that decide a deal must agree on won/lost and the most locked cards
 (``disagreements``: should be 0).  ``limit_share`` gives, for each table size up to
 ``--max-states``, the share of deals that would end at ``limit`` with it: the search order does
@@ -23,10 +25,14 @@ from puzzlegen.fileio import write_atomic
 from solvers.montana import Rules, Search, deal_from_seed, solve_round
 from solvers.result import Limits, Status
 
-SEARCHES = {"plain": Search(columns=False, bound=False, hop_passes=0),
-            "columns": Search(bound=False, hop_passes=0),
-            "bound": Search(columns=False, hop_passes=0),
-            "passes": Search(columns=False, bound=False),
+ALONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
+SEARCHES = {"plain": Search(**ALONE),
+            "columns": Search(**{**ALONE, "columns": True}),
+            "bound": Search(**{**ALONE, "bound": True, "reach": False}),
+            "reach": Search(**{**ALONE, "bound": True}),
+            "safe": Search(**{**ALONE, "safe": True}),
+            "passes": Search(**{**ALONE, "hop_passes": Search.hop_passes}),
+            "before": Search(reach=False, safe=False),
             "all": Search()}
 TABLES = (1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 40_000_000, 89_000_000)
 
@@ -43,6 +49,7 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--deals", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", help="comma-separated seeds (instead of --seed and --deals)")
     ap.add_argument("--max-states", type=int, default=10_000_000)
     ap.add_argument("--searches", default=",".join(SEARCHES),
                     help="comma-separated names among " + ", ".join(SEARCHES))
@@ -52,7 +59,9 @@ def main() -> None:
     rules = Rules(args.ranks, movable_twos=True)
     solve_round(deal_from_seed(0, 3), rules=Rules(3))  # load the compiled kernel first
     rows = []
-    for seed in range(args.seed, args.seed + args.deals):
+    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else \
+        list(range(args.seed, args.seed + args.deals))
+    for seed in seeds:
         cells = deal_from_seed(seed, args.ranks)
         for name in names:
             r = solve_round(cells, Limits(), rules, args.max_states, search=SEARCHES[name])
@@ -65,13 +74,12 @@ def main() -> None:
     if args.out:
         write_atomic(args.out, "".join(json.dumps(r) + "\n" for r in rows))
     by = {name: {r["seed"]: r for r in rows if r["search"] == name} for name in names}
-    seeds = list(range(args.seed, args.seed + args.deals))
     common = [s for s in seeds if all(by[name][s]["result"] != "limit" for name in names)]
     disagreements = sum(
         len({(by[name][s]["result"], by[name][s]["locked"]) for name in names
              if by[name][s]["result"] != "limit"}) > 1 for s in seeds)
     tables = [t for t in TABLES if t <= args.max_states]
-    report = {"ranks": args.ranks, "deals": args.deals, "seed": args.seed,
+    report = {"ranks": args.ranks, "deals": len(seeds), "seeds": f"{seeds[0]}..{seeds[-1]}",
               "max_states": args.max_states, "decided_by_all": len(common),
               "disagreements": disagreements, "searches": {}}
     base = by[names[0]]
@@ -89,7 +97,7 @@ def main() -> None:
                                if common else None),
             "vs_first_median_ratio": (statistics.median(mine[s]["states"] / base[s]["states"]
                                                         for s in common) if common else None),
-            "limit_share": {t: sum(needs_table(r) > t for r in mine.values()) / args.deals
+            "limit_share": {t: sum(needs_table(r) > t for r in mine.values()) / len(seeds)
                             for t in tables}}
     print(json.dumps(report, indent=1))
 

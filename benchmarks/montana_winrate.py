@@ -38,6 +38,8 @@ def main() -> None:
     ap.add_argument("--pass-states", type=int, default=Search.pass_states)
     ap.add_argument("--no-columns", action="store_true")
     ap.add_argument("--no-bound", action="store_true")
+    ap.add_argument("--no-reach", action="store_true")
+    ap.add_argument("--no-safe", action="store_true")
     ap.add_argument("--resolve-max-states", type=int, default=0,
                     help="re-solve the limit deals with this table size (0: do not)")
     ap.add_argument("--check", type=int, default=0,
@@ -53,6 +55,7 @@ def main() -> None:
     rows = dict(sorted(rows.items()))
     rules = Rules(args.ranks, movable_twos=args.movable_twos)
     search = Search(columns=not args.no_columns, bound=not args.no_bound,
+                    reach=not args.no_reach, safe=not args.no_safe,
                     hop_passes=args.hop_passes, pass_states=args.pass_states)
     resolved = checked = 0
     if args.resolve_max_states:

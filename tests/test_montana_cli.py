@@ -18,7 +18,8 @@ def run(*args):
 
 @pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
                                    ["--redeals", "0"], ["--movable-twos", "--no-columns"],
-                                   ["--movable-twos", "--hop-passes", "0"]])
+                                   ["--movable-twos", "--hop-passes", "0"],
+                                   ["--movable-twos", "--no-reach", "--no-safe"]])
 def test_solve_json_rounds_replay(extra):
     result = run("solve", "--seed", 3, "--ranks", 6, "--json", *extra)
     assert result.exit_code == 0, result.output

@@ -201,3 +201,29 @@ def test_known_small_layouts(text, status, locked):
     result = solve_round(cells, rules=rules)
     assert (result.status, result.value) == (status, locked)
     check_round(cells, rules, result)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deals(st.integers(4, 5)), st.integers(0, 40), st.randoms(use_true_random=False))
+def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
+    """From layouts met in random play with movable Twos, the reach bound is never below the
+    most locked cards the oracle reaches."""
+    import numpy as np
+    from solvers.montana import kernel
+    from solvers.montana.rules import apply_move, legal_moves
+
+    n, cells = deal
+    rules = Rules(n, movable_twos=True)
+    for _ in range(steps):
+        moves = legal_moves(cells, rules)
+        if not moves:
+            break
+        cells = apply_move(cells, rnd.choice(moves), rules)
+    board = api._encode(cells, n)
+    pos = np.full(4 * n, -1, np.int64)
+    for c, v in enumerate(board):
+        if v:
+            pos[v] = c
+    bound = kernel._reach_bound(board, pos, n, 0, np.zeros(4 * n, np.int64),
+                                np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
+    assert bound >= oracle(cells, n, True)[1]

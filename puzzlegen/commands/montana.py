@@ -46,8 +46,14 @@ def rule_options(fn):
         click.option("--no-columns", is_flag=True,
                      help="With --movable-twos: search layouts, not first-column classes."),
         click.option("--no-bound", is_flag=True,
-                     help="With --movable-twos: no stuck-card bound once the Twos fill the "
-                          "first column."),
+                     help="With --movable-twos: no bound on the locked cards a layout can "
+                          "still reach."),
+        click.option("--no-reach", is_flag=True,
+                     help="With --movable-twos: bound from the cards that can move, once the "
+                          "Twos fill the first column, not from the cells each card can reach."),
+        click.option("--no-safe", is_flag=True,
+                     help="With --movable-twos: once the Twos fill the first column, do not "
+                          "play a safe move (a card onto its row's locked run) alone."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -58,9 +64,10 @@ def _rules(ranks: int, gaps: str, movable_twos: bool) -> Rules:
     return Rules(ranks, movable_twos=movable_twos, random_gaps=gaps == "random")
 
 
-def _search(hop_passes: int, pass_states: int, no_columns: bool, no_bound: bool) -> Search:
-    return Search(columns=not no_columns, bound=not no_bound, hop_passes=hop_passes,
-                  pass_states=pass_states)
+def _search(hop_passes: int, pass_states: int, no_columns: bool, no_bound: bool,
+            no_reach: bool, no_safe: bool) -> Search:
+    return Search(columns=not no_columns, bound=not no_bound, reach=not no_reach,
+                  safe=not no_safe, hop_passes=hop_passes, pass_states=pass_states)
 
 
 def _limits(seconds: float | None, redeals: int, max_states: int, rules: Rules, search: Search,
@@ -91,14 +98,15 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
-              prune, hop_passes, pass_states, no_columns, no_bound, as_json):
+              prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
+              as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
     DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
     --ranks 5: "3C AD 4S 2H 5D ..."; or give --seed S instead.
     """
     rules = _rules(ranks, gaps, movable_twos)
-    search = _search(hop_passes, pass_states, no_columns, no_bound)
+    search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
     limits = _limits(seconds, redeals, max_states, rules, search)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
@@ -175,11 +183,11 @@ RECORD_BYTES = 1500
 @clitools.run_options
 @clitools.json_option
 def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, prune,
-                hop_passes, pass_states, no_columns, no_bound, run, as_json):
+                hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe, run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
-    search = _search(hop_passes, pass_states, no_columns, no_bound)
+    search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
     limits = _limits(seconds, redeals, max_states, rules, search,
                      1 if run["scheduler"] else run["jobs"])
     settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,

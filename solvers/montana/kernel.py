@@ -51,7 +51,12 @@ Two, that Two set in front of it); every other move is the same in every order.
 
 The stuck-card bound (``_upper_bound``) of a class with free rows covers every order: a free
 Three counts as able to move if the second cell of any free row lets it, and the free rows
-count their best order.
+count their best order.  With movable Twos the reach bound (``_reach_bound``, every layout)
+replaces it by default: it follows the cells each card can ever reach rather than whether it
+can move at all, and bites where the other is 48.
+
+Safe moves (``safe``, phase two): a card whose predecessor ends a locked run, playable onto
+it, is played alone when nothing is lost by playing it first (``_safe_move``).
 
 Sleep sets (with the table, without ``prune``): a move that commutes with the move just made and
 was already tried from the parent (or was asleep there) leads to a layout the table already
