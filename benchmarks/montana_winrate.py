@@ -9,9 +9,10 @@
 
 The search visits layouts in an order that does not depend on the table's size (a larger table
 only lets it go on further), so a deal re-solved with ``--resolve-max-states`` gets exactly what
-a whole run with that ``--max-states`` would get.  ``--check K`` re-solves the K decided deals
-that needed the most layouts and stops with an error unless their per-deal lines come out the
-same (seconds aside).  Later files win for a seed given twice, so a file of re-solved deals can
+a whole run with that ``--max-states`` would get.  ``--resolved FILE`` keeps the re-solved
+deals as they finish, so a long re-solve continues where it stopped.  ``--check K`` re-solves
+the K decided deals that needed the most layouts and stops with an error unless their per-deal
+lines come out the same (seconds aside).  Later files win for a seed given twice, so a file of re-solved deals can
 follow the chunks.  Prints the ``winrate --json`` summary of the merged deals (seed rules and,
 in ``first_round``, the first deal alone).
 """
@@ -45,6 +46,8 @@ def main() -> None:
     ap.add_argument("--check", type=int, default=0,
                     help="re-solve this many decided deals (the biggest) and require the same "
                          "lines")
+    ap.add_argument("--resolved", help="keep the re-solved deals in this per-deal file as they "
+                                        "finish, and continue from it (resumable)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="write the merged per-deal lines here")
     args = ap.parse_args()
@@ -64,7 +67,12 @@ def main() -> None:
         seeds += sorted(decided, key=lambda s: -rows[s]["states"])[:args.check]
         fn = partial(play, rules=rules, redeals=args.redeals, limits=Limits(),
                      max_states=args.resolve_max_states, prune=False, search=search)
-        for new in runs.run(fn, seeds, jobs=args.jobs):
+        store = {} if not args.resolved else dict(
+            key="seed", per_deal=args.resolved, resume=True,
+            fingerprint={"command": "montana_winrate.py re-solve", "ranks": args.ranks,
+                         "redeals": args.redeals, "movable_twos": args.movable_twos,
+                         "max_states": args.resolve_max_states, "search": vars(search)})
+        for new in runs.run(fn, seeds, jobs=args.jobs, **store):
             old = rows[new["seed"]]
             if old["result"] == "limit":
                 rows[new["seed"]] = new
