@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
 from solvers.montana import Rules, Search, api, deal_from_seed, parse_deal, solve, solve_round
-from solvers.montana.rules import locked_count, redeal, redeal_rng, replay
+from solvers.montana.rules import format_deal, locked_count, redeal, redeal_rng, replay
 from solvers.result import Limits, Status
 
 
@@ -227,3 +227,38 @@ def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
     bound = kernel._reach_bound(board, pos, n, 0, np.zeros(4 * n, np.int64),
                                 np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
     assert bound >= oracle(cells, n, True)[1]
+
+
+def test_safe_moves_lose_nothing():
+    """At phase-two layouts met in random play with movable Twos, playing the safe move (when
+    there is one) keeps the oracle's answer: won or not, and the most locked cards."""
+    import random
+
+    import numpy as np
+    from solvers.montana import kernel
+    from solvers.montana.rules import apply_move, legal_moves
+
+    n = 5
+    rules = Rules(n, movable_twos=True)
+    src, dst, arr = (np.zeros(kernel.MAX_MOVES, np.int64) for _ in range(3))
+    checked = 0
+    for seed in range(200):
+        rnd = random.Random(seed)
+        cells = deal_from_seed(seed, n)
+        while moves := legal_moves(cells, rules):
+            board = api._encode(cells, n)
+            if kernel._phase_two(board, n):
+                pos = np.full(4 * n, -1, np.int64)
+                for c, v in enumerate(board):
+                    if v:
+                        pos[v] = c
+                gaps = np.flatnonzero(board == 0).astype(np.int64)
+                m = kernel._gen_moves(board, pos, gaps, n, True, src, dst, arr)
+                k = kernel._safe_move(board, n, 0, src, dst, arr, m)
+                if k >= 0:
+                    safe = next(mv for mv in moves if mv.to == divmod(int(dst[k]), n))
+                    assert oracle(apply_move(cells, safe, rules), n, True) == \
+                        oracle(cells, n, True), (seed, format_deal(cells), safe)
+                    checked += 1
+            cells = apply_move(cells, rnd.choice(moves), rules)
+    assert checked >= 100
