@@ -22,18 +22,10 @@ import json
 import statistics
 
 from puzzlegen.fileio import write_atomic
-from solvers.montana import Rules, Search, deal_from_seed, solve_round
+from solvers.montana import Rules, Search, api, deal_from_seed, solve_round
 from solvers.result import Limits, Status
 
-ALONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
-SEARCHES = {"plain": Search(**ALONE),
-            "columns": Search(**{**ALONE, "columns": True}),
-            "bound": Search(**{**ALONE, "bound": True, "reach": False}),
-            "reach": Search(**{**ALONE, "bound": True}),
-            "safe": Search(**{**ALONE, "safe": True}),
-            "passes": Search(**{**ALONE, "hop_passes": Search.hop_passes}),
-            "before": Search(reach=False, safe=False),
-            "all": Search()}
+SEARCHES = {**api.SEARCHES, "before": Search(reach=False, safe=False)}
 TABLES = (1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 40_000_000, 89_000_000)
 
 

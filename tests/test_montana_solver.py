@@ -66,14 +66,7 @@ def check_round(cells, rules, result):
 
 # The movable-Twos searches: the plain one, and each reduction alone and together.  Small pass
 # caps make the hop-budget passes end early too.
-ALONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
-SEARCHES = {"plain": Search(**ALONE),
-            "columns": Search(**{**ALONE, "columns": True}),
-            "bound": Search(**{**ALONE, "bound": True, "reach": False}),
-            "reach": Search(**{**ALONE, "bound": True}),
-            "safe": Search(**{**ALONE, "safe": True}),
-            "passes": Search(**{**ALONE, "hop_passes": 4}), "default": Search(),
-            "short passes": Search(hop_passes=3, pass_states=50)}
+SEARCHES = {**api.SEARCHES, "short passes": Search(hop_passes=3, pass_states=50)}
 
 
 @settings(max_examples=30, deadline=None)

@@ -56,6 +56,16 @@ class Search:
         if self.pass_states < 1:
             raise BadInput(f"--pass-states must be at least 1, got {self.pass_states}")
 
+_NONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
+# The movable-Twos searches the checks and benchmarks compare: no reduction, each alone, all.
+SEARCHES = {"plain": Search(**_NONE),
+            "columns": Search(**{**_NONE, "columns": True}),
+            "bound": Search(**{**_NONE, "bound": True, "reach": False}),
+            "reach": Search(**{**_NONE, "bound": True}),
+            "safe": Search(**{**_NONE, "safe": True}),
+            "passes": Search(**{**_NONE, "hop_passes": Search.hop_passes}),
+            "all": Search()}
+
 __all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "Search", "deal_from_seed",
            "format_deal", "format_grid", "game_json", "parse_deal", "solve", "solve_round"]
 
