@@ -36,10 +36,11 @@ class Search:
     ``hop_passes`` K: first search the round with at most 0, 1, .., K-1 hops (a Two moving
     between first-column gaps), each pass ending after ``pass_states`` layouts; a win found is
     a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
-    layouts whose stuck-card bound is no better than the best seen, once the four Twos fill the
-    first column (with ``reach`` the bound from the cells each card can reach, else the one
-    from the cards that can move); ``safe``: there, play a safe move (a card onto its row's locked run) alone
-    when there is one.  Without movable Twos none of this applies.
+    layouts whose bound on the locked cards they can reach is no better than the best seen:
+    with ``reach`` at every layout, from the cells each card can ever reach; else only once the
+    four Twos fill the first column, from the cards that can move at all.  ``safe``: once the
+    Twos fill the first column, play a safe move (a card onto its row's locked run) alone when
+    there is one.  Without movable Twos none of this applies.
     """
 
     columns: bool = True
