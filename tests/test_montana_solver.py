@@ -1,10 +1,15 @@
 """The Montana kernel against a brute-force breadth-first oracle, the plain search, and replay."""
+import random
+
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import Rules, Search, api, deal_from_seed, parse_deal, solve, solve_round
-from solvers.montana.rules import format_deal, locked_count, redeal, redeal_rng, replay
+from solvers.montana import (Rules, Search, api, deal_from_seed, kernel, parse_deal, solve,
+                             solve_round)
+from solvers.montana.rules import (apply_move, format_deal, legal_moves, locked_count, redeal,
+                                   redeal_rng, replay)
 from solvers.result import Limits, Status
 
 
@@ -201,10 +206,6 @@ def test_known_small_layouts(text, status, locked):
 def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
     """From layouts met in random play with movable Twos, the reach bound is never below the
     most locked cards the oracle reaches."""
-    import numpy as np
-    from solvers.montana import kernel
-    from solvers.montana.rules import apply_move, legal_moves
-
     n, cells = deal
     rules = Rules(n, movable_twos=True)
     for _ in range(steps):
@@ -225,12 +226,6 @@ def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
 def test_safe_moves_lose_nothing():
     """At phase-two layouts met in random play with movable Twos, playing the safe move (when
     there is one) keeps the oracle's answer: won or not, and the most locked cards."""
-    import random
-
-    import numpy as np
-    from solvers.montana import kernel
-    from solvers.montana.rules import apply_move, legal_moves
-
     n = 5
     rules = Rules(n, movable_twos=True)
     src, dst, arr = (np.zeros(kernel.MAX_MOVES, np.int64) for _ in range(3))

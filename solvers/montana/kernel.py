@@ -70,7 +70,9 @@ fixed-Twos game (*phase two*), so sleep sets are used between phase-two layouts 
 need no new order of a class).  The search finds the same layouts in the same order either way,
 with fewer probes of the table (``nodes`` counts the moves made).  With ``bound_two`` a skipped
 layout may be one that the bound cut rather than searched: the bound covers what it reaches,
-so the best found and its line are the same, but the layouts counted may be fewer.
+so the best found and its line are the same, but the layouts counted may be fewer.  With
+``safe`` a skipped layout may have been searched through its safe move alone, which reaches at
+least as much as any other line from it, so skipping it still loses nothing.
 """
 import numpy as np
 from numba import njit
@@ -698,14 +700,14 @@ def _reach_run(reach, n, row, two):
 
 
 @njit(cache=True)
-def _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free, tmp,
+def _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free, tmp,
          gain, best):
     """Whether a bound shows that nothing reachable from the layout beats ``best``: the
     stuck-card bound everywhere (``prune``) or at phase-two layouts (``bound_two``), or with
-    ``reach_two`` (movable Twos) the reach bound everywhere."""
+    ``use_reach`` (movable Twos) the reach bound everywhere."""
     if prune:
         return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
-    if bound_two and reach_two:
+    if bound_two and use_reach:
         return _reach_bound(board, pos, n, free, reach, tmp, gain) <= best
     if bound_two and _phase_two(board, n):
         return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
@@ -713,10 +715,10 @@ def _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach
 
 
 @njit(cache=True)
-def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, reach_two,
-           safe, known,
-           node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src, best_dst,
-           best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr, saved):
+def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, use_reach,
+           safe, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src,
+           best_dst, best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr,
+           saved):
     """Search one round from ``board0``.
 
     Returns ``(status, best, moves, final_arr, nodes, states, budget_hit)``: status EXHAUSTED
@@ -782,7 +784,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         moves = -1
     if best == target:
         return WON, best, moves, final_arr, nodes, states, budget_hit
-    if _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free, tmp,
+    if _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free, tmp,
             gain, best):
         return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
     if classes and (free != 0 or _open_column(board, n)):
@@ -859,7 +861,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             best_arr[:moves] = path_arr[:moves]
             if best == target:
                 return WON, best, moves, final_arr, nodes, states, budget_hit
-        if _cut(board, pos, n, movable_twos, prune, bound_two, reach_two, mobile, reach, free,
+        if _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free,
                 tmp, gain, best):
             _move(board, pos, gaps, key, word, mul, n, t, s)
             if a >= 0:
