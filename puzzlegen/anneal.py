@@ -5,9 +5,10 @@ constraints, the constraints' ``step``, which keeps fixed cells, required cards 
 The energy is smooth, in units of the game's hardness: for the levels up to expert, the distance
 to the level's target, a hardness well inside its band (``TARGET`` percentile of the
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
-edge; for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any harder
-deal is on target).  A deal that cannot be won, or breaks a constraint's bound, costs
-``PENALTY`` (plus the constraint's excess).
+edge, and stops at its first confirmed deal within ``STOP`` of the target (``window``, in
+percentiles); for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any
+harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
+constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 
 Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
 energy beats the best figure confirmed so far is estimated again in full, and that figure is its
@@ -21,12 +22,13 @@ SIGINT handler, so annealing only ever runs in worker processes.
 """
 from __future__ import annotations
 
+import math
 import random
 import signal
 
 from simanneal import Annealer
 
-from puzzlegen.grading import Grade, grade
+from puzzlegen.grading import LEVELS, Grade, grade, load
 from solvers import game as games
 from solvers.errors import LimitReached
 
@@ -34,34 +36,53 @@ from solvers.errors import LimitReached
 T_MAX, T_MIN, STEPS = 0.5, 0.01, 300
 #: Percentile of the calibration each level aims at (master: ``MASTER_MARGIN`` harder than its
 #: cut, and any harder deal is on target too).
-TARGET = {"easy": 5.0, "medium": 55.0, "hard": 95.0, "expert": 99.75, "master": 100.0}
+TARGET = {"easy": 3.0, "medium": 55.0, "hard": 95.0, "expert": 99.75, "master": 100.0}
 MASTER_MARGIN = 0.5
-#: A run stops early once its confirmed energy is this close to the target.
-CLOSE = 0.02
-#: Below master, a run's deal is kept only this close to the target (hardness units), so that a
-#: run that never reached the heart of the level does not put a deal from its edge in the pack.
-WINDOW = 0.25
+#: Below master, a run's deal is kept only if its percentile is within this share of the distance
+#: from the target percentile to the nearer edge of its level (1: anywhere in the largest range
+#: centred on the target inside the level; 4x4 expert: 99.6-99.9), so that a run that never
+#: reached the heart of the level does not put a deal from its edge in the pack.
+WINDOW = 1.0
+#: A run stops at its first confirmed deal within this share (4x4 expert: 99.675-99.825; master:
+#: at its first past the target); until then it keeps pushing toward the target.
+STOP = 0.5
 PENALTY = 100.0
 
 
-def target_hardness(level: str, table: dict) -> float:
-    """The hardness a level aims at on this calibration (quantiles interpolated linearly)."""
-    if level == "master":
-        return table["cuts"]["master"] + MASTER_MARGIN
+def hardness_at(percentile: float, table: dict) -> float:
+    """The hardness at this percentile of the calibration (quantiles interpolated linearly)."""
     quantiles = table["hardness"]
-    position = TARGET[level] / 100.0 * (len(quantiles) - 1)
+    position = min(max(percentile, 0.0), 100.0) / 100.0 * (len(quantiles) - 1)
     low = min(int(position), len(quantiles) - 2)
     share = position - low
     return (1 - share) * quantiles[low] + share * quantiles[low + 1]
+
+
+def target_hardness(level: str, table: dict) -> float:
+    """The hardness a level aims at on this calibration."""
+    if level == "master":
+        return table["cuts"]["master"] + MASTER_MARGIN
+    return hardness_at(TARGET[level], table)
+
+
+def window(level: str, table: dict, share: float = WINDOW) -> tuple[float, float]:
+    """The hardness range within ``share`` of the distance from the level's target percentile to
+    the nearer edge of the level (master: from its target up)."""
+    if level == "master":
+        return target_hardness(level, table), math.inf
+    cuts = list(LEVELS.values())
+    low, high = LEVELS[level], cuts[list(LEVELS).index(level) + 1]
+    reach = share * min(TARGET[level] - low, high - TARGET[level])
+    return hardness_at(TARGET[level] - reach, table), hardness_at(TARGET[level] + reach, table)
 
 
 class DealAnnealer(Annealer):
     """simanneal's Annealer over the deals of one game and rules."""
 
     def __init__(self, game: games.Designable, rules, deal, target: float, at_least: bool,
-                 constraints, rng: random.Random):
+                 reach: tuple[float, float], constraints, rng: random.Random):
         self.game, self.rules = game, rules
-        self.target, self.at_least = target, at_least
+        self.target, self.at_least, self.reach = target, at_least, reach
         self.constraints, self.rng = constraints, rng
         self.memo: dict = {}
         self.best_confirmed = float("inf")
@@ -87,18 +108,19 @@ class DealAnnealer(Annealer):
         key = self.game.canonical(self.state, self.rules)
         if key not in self.memo:
             try:
-                value = self.energy_of(self.game.hardness(self.state, self.rules, quick=True))
-                confirmed = False
+                hardness = self.game.hardness(self.state, self.rules, quick=True)
+                value, confirmed = self.energy_of(hardness), False
                 if value < self.best_confirmed:
-                    full = self.game.hardness(self.state, self.rules)
-                    value, confirmed = self.energy_of(full), True
+                    hardness = self.game.hardness(self.state, self.rules)
+                    value, confirmed = self.energy_of(hardness), True
                     self.best_confirmed = min(self.best_confirmed, value)
             except LimitReached:
-                value, confirmed = PENALTY, True
-            self.memo[key] = (value, confirmed)
-        value, confirmed = self.memo[key]
-        if confirmed and value <= CLOSE:
-            self.user_exit = True  # on target: simanneal stops after this step
+                hardness, value, confirmed = None, PENALTY, True
+            self.memo[key] = (value, confirmed and hardness is not None
+                              and self.reach[0] <= hardness <= self.reach[1])
+        value, reached = self.memo[key]
+        if reached:
+            self.user_exit = True  # simanneal stops after this step
         return value
 
 
@@ -117,7 +139,8 @@ def attempt(job: tuple):
         deal = game.random_deal(rng, rules)
     else:
         deal = constraints.start(rules, rng)
-    annealer = DealAnnealer(game, rules, deal, target, level == "master", constraints, rng)
+    annealer = DealAnnealer(game, rules, deal, target, level == "master",
+                            window(level, load(game, rules), STOP), constraints, rng)
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
     annealer.copy_strategy = "deepcopy"
     state, energy = annealer.anneal()
@@ -126,22 +149,22 @@ def attempt(job: tuple):
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
-    it is not at the level asked or, below master, not within ``WINDOW`` of the target, or
-    breaks the constraints, or grading it hit its limit."""
+    it is not at the level asked or, below master, outside the level's ``window``, or breaks
+    the constraints, or grading it hit its limit."""
     deal = attempt(job)
     if deal is None:
         return None
-    game = games.get(job[0])
-    constraints = job[7]
+    game, level, constraints = games.get(job[0]), job[2], job[7]
+    rules = game.parse_rules(job[1])
     if constraints is not None and constraints.violation(deal) is not None:
         return None
     try:
-        graded = grade(game, deal, game.parse_rules(job[1]))
+        graded = grade(game, deal, rules)
     except LimitReached:
         return None
-    level, target = job[2], job[6]
+    low, high = window(level, load(game, rules))
     if graded.level != level or (level != "master"
-                                 and abs(graded.metrics["hardness"] - target) > WINDOW):
+                                 and not low <= graded.metrics["hardness"] <= high):
         return None
     return game.format_deal(deal), graded
 

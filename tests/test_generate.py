@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -14,7 +15,9 @@ from click.testing import CliRunner
 from puzzlegen import packs
 from puzzlegen.cli import cli
 from puzzlegen.constraints import parse_constraints
+from puzzlegen.grading import load
 from solvers.stacksquared import Deal
+from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.symmetry import canonical
 
 
@@ -58,9 +61,9 @@ def test_annealing_aims_at_the_heart_of_the_level(tmp_path):
     pack = generate(tmp_path, "m.json", "--count", "3", "--level", "medium", "--seed", "2")
     scores = [p["score"] for p in pack["puzzles"]]
     assert all(abs(score - anneal.TARGET["medium"]) < 10 for score in scores), scores
-    target = pack["created_with"]["parameters"]["target_hardness"]
-    assert all(abs(p["metrics"]["hardness"] - target) <= anneal.WINDOW
-               for p in pack["puzzles"])
+    low, high = anneal.window("medium", load(GAME, Grid(3, 3)))
+    assert low < pack["created_with"]["parameters"]["target_hardness"] < high
+    assert all(low <= p["metrics"]["hardness"] <= high for p in pack["puzzles"])
 
 
 def test_targets_interpolate_the_calibration_quantiles():
@@ -70,6 +73,11 @@ def test_targets_interpolate_the_calibration_quantiles():
     assert anneal.target_hardness("expert", table) == pytest.approx(
         anneal.TARGET["expert"] * 1000 / 100 / 10)
     assert anneal.target_hardness("master", table) == pytest.approx(99.9 + anneal.MASTER_MARGIN)
+    # Expert's band is 99-99.9 and its target 99.75: 0.15 from the nearer edge.
+    assert anneal.window("expert", table, 1.0) == pytest.approx((99.6, 99.9))
+    assert anneal.window("expert", table, 0.5) == pytest.approx((99.675, 99.825))
+    assert anneal.window("easy", table, 1.0) == pytest.approx((0.0, 2 * anneal.TARGET["easy"]))
+    assert anneal.window("master", table) == (pytest.approx(99.9 + anneal.MASTER_MARGIN), math.inf)
 
 
 def test_bad_options_exit_2(tmp_path):

@@ -6,6 +6,7 @@ import json
 import math
 import random
 from functools import lru_cache
+from itertools import permutations
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from solvers.errors import LimitReached
 from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
 from solvers.stacksquared.game import GAME, Grid
-from solvers.stacksquared.symmetry import canonical, canonical_deal
+from solvers.stacksquared.symmetry import CARD_MAPS, canonical, canonical_deal, map_card
 
 
 def grade(deal: Deal):
@@ -154,6 +155,26 @@ def test_every_figure_is_the_same_for_every_symmetric_copy(seed, shape, salt):
         assert replay(deal, line).stacks() == 1 and replay(other, their_line).stacks() == 1
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 10**6), st.sampled_from([(2, 3), (3, 2), (3, 3), (2, 4)]))
+def test_canonical_is_the_smallest_of_every_symmetric_copy(seed, shape):
+    """The shortcut of ``canonical_with_map`` (only maps giving the smallest card, first row
+    holding it) finds the same minimum as trying every copy."""
+    deal = Deal.from_seed(seed, *shape)
+    grid = [deal.cards[r * deal.cols:(r + 1) * deal.cols] for r in range(deal.rows)]
+    best = None
+    for shaped in (grid, [list(col) for col in zip(*grid)]):
+        if len(shaped) > len(shaped[0]):
+            continue
+        for rows in permutations(shaped):
+            for order in permutations(range(len(shaped[0]))):
+                for suits, flip in CARD_MAPS:
+                    copy = (len(shaped), len(shaped[0])) + tuple(
+                        map_card(row[c], suits, flip).index for row in rows for c in order)
+                    best = copy if best is None or copy < best else best
+    assert canonical(deal) == best
+
+
 def test_the_audited_row_order_pair_grades_alike():
     a = Deal.parse("8C TD 5S 6H TS 6C AD 9C 8H 5D 4H 3H 8S QD 7S JC")
     b = Deal.parse("8H 5D 4H 3H 8C TD 5S 6H TS 6C AD 9C 8S QD 7S JC")
@@ -196,6 +217,22 @@ def test_players_match_exact_values_with_the_exact_filter_started_late():
     exact = exact_tree.player_win(exact_tree.root, 1)
     runs = [np.prod(decider.win_chance(start, 1, 32, s, 6)[0]) for s in range(300)]
     assert abs(np.mean(runs) - exact) <= 4 * np.std(runs) / math.sqrt(300) + 1e-9
+
+
+def test_halfway_ratio_is_exact_when_the_filter_starts_after_halfway():
+    """On large grids the exact filter starts after the halfway step (6x6: 16 stacks, halfway
+    at 18); the halfway step is then checked exactly too, so the ratio still estimates the
+    chance to be winnable there (here 3x4: filter at 4 stacks, halfway at 6)."""
+    deal = canonical_deal(Deal.from_seed(7, 3, 4))
+    exact_tree = Tree(deal)
+    exact = exact_tree.half(exact_tree.root)
+    decider = Decider(deal)
+    start = tops(Position.start(deal))
+    runs = [np.prod(decider.win_chance(start, 0, 32, s, 4, 6)[0][:6]) for s in range(300)]
+    assert abs(np.mean(runs) - exact) <= 4 * np.std(runs) / math.sqrt(300) + 1e-9
+    figure = difficulty.player_figures(deal, Decider(deal), Budget(exact_stacks=4))
+    steps, _ = decider.win_chance(start, 0, 48, stream_seed(deal, "random"), 4, 6)
+    assert figure["halfway"]["ratio"] == pytest.approx(np.prod(steps[:6]))
 
 
 @pytest.mark.parametrize("seed", [2, 7, 13, 367297990])
@@ -290,7 +327,7 @@ def test_the_exact_filter_starts_early_enough_on_6x6():
 
 
 def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
-    """10,000 deals tell master apart; the 2,204 of 6x6 stop at expert."""
+    """10,000 deals tell master apart; the 3,390 of 6x6 stop at expert."""
     from puzzlegen.grading import offered
 
     for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5), (5, 5)):

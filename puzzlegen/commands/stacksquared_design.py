@@ -83,8 +83,8 @@ def generate(rows, cols, method, require, at, theme, max_line_pairs, count, leve
              max_attempts, jobs, as_json):
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
-    Annealing pushes each deal toward the heart of the level (or, for master, as hard as it
-    can) while the designer's constraints hold.  The pack is rewritten atomically after every
+    Annealing pushes each deal toward the heart of the level (for master, well past its cut)
+    while the designer's constraints hold.  The pack is rewritten atomically after every
     puzzle, so Ctrl-C keeps the finished ones.
     """
     grid = Grid(rows, cols)

@@ -15,7 +15,8 @@ Figures (``metrics`` in JSON):
   (``interval``), the particles used (``particles``) and ``exact`` (true when the whole game tree
   fits and the value was computed exactly).
 - ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
-  stacks are gone, then one stack still reachable), with interval and sample size.
+  stacks are gone, then one stack still reachable), with interval and sample size.  The halfway
+  step is always checked exactly, even where the players' exact filter starts later (6x6).
 - ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states (by default
   ``TREE_STATES`` for grids of at most ``TREE_CELLS`` cells, else none), else ``"limit"``;
   then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
@@ -117,12 +118,12 @@ class Decider:
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
 
     def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
-                   exact_stacks: int) -> tuple[np.ndarray, np.ndarray]:
+                   exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, np.ndarray]:
         """Per-move survival shares and surviving tries of a player (``players.win_chance``),
         on this table."""
         steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
-            card, look, particles, seed, exact_stacks, self.line, self.compat, self.keys,
-            self.status, self.slots, self.count, self.max_states, self.path)
+            card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
+            self.keys, self.status, self.slots, self.count, self.max_states, self.path)
         if steps[0] < 0:
             raise LimitReached(f"the decision search stored {self.max_states} states")
         return steps, hits
@@ -167,15 +168,21 @@ def safe_moves(decider: Decider, position: Position) -> list[Move]:
 def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
     """Each player's chance to win and the halfway ratio (module docstring)."""
     start = tops(Position.start(deal))
+    halfway = deal.size // 2
     out, half = {}, None
     for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
         if particles <= 0:
             continue
-        steps, hits = decider.win_chance(start, look, particles, stream_seed(deal, name),
-                                          budget.filter_stacks(deal))
+        table, also_exact = decider, -1
+        if name == "random" and deal.size - halfway > budget.filter_stacks(deal):
+            # The halfway step comes before the exact filter: check it exactly too, on a table
+            # of its own (these decisions are many and rarely shared with the other players).
+            table, also_exact = Decider(deal, budget.states), deal.size - halfway
+        steps, hits = table.win_chance(start, look, particles, stream_seed(deal, name),
+                                        budget.filter_stacks(deal), also_exact)
         out[name] = estimate(steps, hits, particles)
         if name == "random":
-            half = estimate(steps[:deal.size // 2], hits[:deal.size // 2], particles)
+            half = estimate(steps[:halfway], hits[:halfway], particles)
             half = {"ratio": half.pop("win"), **half}
     return {"players": out, "halfway": half}
 

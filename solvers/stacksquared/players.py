@@ -18,7 +18,8 @@ of the first h of them, for the random player with h = n // 2, of the halfway so
 stack is still reachable).  Rare wins (1e-8) are estimated with a few dozen particles because
 every p_t is a common event.  On large grids the exact filter starts
 once few enough stacks are left (``exact_stacks``), and before that only dead positions are
-removed.
+removed; the product of shares up to a step estimates the chance to be winnable after it only if
+that step is checked exactly (``also_exact``: the halfway step).
 """
 import numpy as np
 from numba import njit
@@ -85,11 +86,12 @@ def choose(card, occupied, stacks, look, line, compat, move_from, move_to, move_
 
 
 @njit(cache=True)
-def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, status, slots,
-               count, max_states, path):
+def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, compat, keys,
+               status, slots, count, max_states, path):
     """Sequential Monte Carlo (module docstring) from the winnable deal ``card0``; a position
-    of more than ``exact_stacks`` stacks is only checked for being dead (a lost but undead
-    particle lives on until a later check removes it).
+    of more than ``exact_stacks`` stacks, unless it has exactly ``also_exact`` (-1: none), is
+    only checked for being dead (a lost but undead particle lives on until a later check
+    removes it).
 
     A step tries one move from a particle drawn at random, again and again, until
     ``particles // 2`` tries have survived or ``MAX_TRIES * particles`` tries were made; its
@@ -129,7 +131,7 @@ def win_chance(card0, look, particles, seed, exact_stacks, line, compat, keys, s
             if a < 0:
                 continue
             _, after = play_tops(card, occupied[j], a, b)
-            if stacks - 1 > exact_stacks:
+            if stacks - 1 > exact_stacks and stacks - 1 != also_exact:
                 survives = not cannot_merge(card, after, line, compat)
             else:
                 result, keys, status, slots, count, _ = decide(

@@ -6,7 +6,8 @@ one), relabelling the suits and reversing the ranks (A <-> K, 2 <-> Q, ...: adja
 The canonical deal has at most as many rows as columns and is the smallest row-major tuple of
 card indices over all symmetric copies.  For a fixed card relabelling, orientation and first row,
 the smallest tuple sorts the columns by that row (its cards are distinct) and the other rows by
-their first card, so only 48 card maps x (1 or 2) orientations x rows candidates are compared.
+their first card.  The first row must hold the smallest card any map gives, so only the card
+maps that give it, in each orientation, are compared.
 """
 from __future__ import annotations
 
@@ -23,9 +24,16 @@ def map_card(card: Card, suits: tuple[int, ...], flip: bool) -> Card:
     return Card(14 - card.rank if flip else card.rank, suits[card.suit])
 
 
-def _grids(deal: Deal) -> list[list[list[Card]]]:
-    """The deal's grid, and its transpose, each with no more rows than columns if it can."""
-    grid = [list(deal.cards[r * deal.cols:(r + 1) * deal.cols]) for r in range(deal.rows)]
+#: For each card map of ``CARD_MAPS``, the mapped deck index of every deck index.
+INDEX_MAPS = [[map_card(Card.from_index(i), suits, flip).index for i in range(52)]
+              for suits, flip in CARD_MAPS]
+
+
+def _grids(deal: Deal) -> list[list[list[int]]]:
+    """The deal's grid of card indices, and its transpose, each with no more rows than columns
+    if it can."""
+    cells = [c.index for c in deal.cards]
+    grid = [cells[r * deal.cols:(r + 1) * deal.cols] for r in range(deal.rows)]
     flipped = [list(col) for col in zip(*grid)]
     if deal.rows == deal.cols:
         return [grid, flipped]
@@ -34,18 +42,23 @@ def _grids(deal: Deal) -> list[list[list[Card]]]:
 
 def canonical_with_map(deal: Deal) -> tuple[Deal, dict[Card, Card]]:
     """The canonical deal and the card map (original card -> canonical card) that gives it."""
+    cells = [c.index for c in deal.cards]
+    # The canonical tuple starts with the smallest card any map can give, in the first row.
+    lowest = min(min(index_map[c] for c in cells) for index_map in INDEX_MAPS)
     best, best_key = None, None
-    for suits, flip in CARD_MAPS:
+    for m, index_map in enumerate(INDEX_MAPS):
+        if min(index_map[c] for c in cells) != lowest:
+            continue
         for grid in _grids(deal):
-            relabelled = [[map_card(c, suits, flip).index for c in row] for row in grid]
-            for first in relabelled:
-                order = sorted(range(len(first)), key=first.__getitem__)
-                rows = sorted(([row[c] for c in order] for row in relabelled if row is not first),
-                              key=lambda row: row[0])
-                candidate = tuple(x for row in [[first[c] for c in order]] + rows for x in row)
-                if best is None or candidate < best:
-                    best, best_key = candidate, (suits, flip, len(grid), len(grid[0]))
-    suits, flip, rows, cols = best_key
+            relabelled = [[index_map[c] for c in row] for row in grid]
+            first = next(row for row in relabelled if lowest in row)
+            order = sorted(range(len(first)), key=first.__getitem__)
+            rows = sorted([row[c] for c in order] for row in relabelled if row is not first)
+            candidate = tuple(first[c] for c in order) + tuple(x for row in rows for x in row)
+            if best is None or candidate < best:
+                best, best_key = candidate, (m, len(grid), len(grid[0]))
+    m, rows, cols = best_key
+    suits, flip = CARD_MAPS[m]
     canon = Deal(rows, cols, tuple(Card.from_index(i) for i in best))
     return canon, {c: map_card(c, suits, flip) for c in deal.cards}
 
