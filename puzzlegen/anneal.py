@@ -2,6 +2,10 @@
 
 A state is a deal; a move is the game's ``neighbour`` (or, for StacksSquared with designer
 constraints, the constraints' ``step``, which keeps fixed cells, required cards and the theme).
+Where the game can guess hardness from a deal's structure (``rough_hardness``), moves are
+steered: a move draws ``STEER`` candidates and takes the one the guess calls hardest while the
+deal is below the target, easiest while above; and a run starts from the one of ``START_DRAWS``
+random deals whose guess sits at the level's target percentile among them.
 The energy is smooth, in units of the game's hardness: for the levels up to expert, the distance
 to the level's target, a hardness well inside its band (``TARGET`` percentile of the
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
@@ -47,6 +51,8 @@ WINDOW = 1.0
 #: at its first past the target); until then it keeps pushing toward the target.
 STOP = 0.5
 PENALTY = 100.0
+#: Candidates a steered move draws, and the random deals a steered run's start is chosen from.
+STEER, START_DRAWS = 5, 200
 
 
 def hardness_at(percentile: float, table: dict) -> float:
@@ -86,13 +92,27 @@ class DealAnnealer(Annealer):
         self.constraints, self.rng = constraints, rng
         self.memo: dict = {}
         self.best_confirmed = float("inf")
+        self.steered = game.rough_hardness(deal, rules) is not None
         super().__init__(deal)
 
-    def move(self) -> None:
+    def candidate(self):
+        """The game's (or the constraints') move from the current deal."""
         if self.constraints is None:
-            self.state = self.game.neighbour(self.state, self.rules, self.rng)
-        else:
-            self.state = self.constraints.step(self.state, self.rng)
+            return self.game.neighbour(self.state, self.rules, self.rng)
+        return self.constraints.step(self.state, self.rng)
+
+    def move(self) -> None:
+        """One candidate move; steered, the best of ``STEER`` for the way the current deal must
+        go: the hardest by the guess below the target, the easiest above it or when it cannot
+        be won (a deal not graded yet, e.g. one breaking the constraints, moves blind)."""
+        known = self.memo.get(self.game.canonical(self.state, self.rules))
+        if not self.steered or known is None:
+            self.state = self.candidate()
+            return
+        hardness = known[2]
+        way = 1 if hardness is not None and hardness < self.target else -1
+        self.state = max((self.candidate() for _ in range(STEER)),
+                         key=lambda deal: way * self.game.rough_hardness(deal, self.rules))
 
     def energy_of(self, hardness: float | None) -> float:
         if hardness is None:
@@ -117,11 +137,22 @@ class DealAnnealer(Annealer):
             except LimitReached:
                 hardness, value, confirmed = None, PENALTY, True
             self.memo[key] = (value, confirmed and hardness is not None
-                              and self.reach[0] <= hardness <= self.reach[1])
-        value, reached = self.memo[key]
+                              and self.reach[0] <= hardness <= self.reach[1], hardness)
+        value, reached, _ = self.memo[key]
         if reached:
             self.user_exit = True  # simanneal stops after this step
         return value
+
+
+def start_deal(game: games.Designable, rules, level: str, rng: random.Random):
+    """A random deal; for a game with ``rough_hardness``, the one of ``START_DRAWS`` whose guess
+    sits at the level's ``TARGET`` percentile among them."""
+    first = game.random_deal(rng, rules)
+    if game.rough_hardness(first, rules) is None:
+        return first
+    draws = sorted([first, *(game.random_deal(rng, rules) for _ in range(START_DRAWS - 1))],
+                   key=lambda deal: game.rough_hardness(deal, rules))
+    return draws[min(int(TARGET[level] / 100 * START_DRAWS), START_DRAWS - 1)]
 
 
 def attempt(job: tuple):
@@ -136,7 +167,7 @@ def attempt(job: tuple):
     if start:
         deal = game.parse_deal(start, rules)
     elif constraints is None:
-        deal = game.random_deal(rng, rules)
+        deal = start_deal(game, rules, level, rng)
     else:
         deal = constraints.start(rules, rng)
     annealer = DealAnnealer(game, rules, deal, target, level == "master",
@@ -162,11 +193,17 @@ def find(job: tuple) -> tuple[str, Grade] | None:
         graded = grade(game, deal, rules)
     except LimitReached:
         return None
-    low, high = window(level, load(game, rules))
-    if graded.level != level or (level != "master"
-                                 and not low <= graded.metrics["hardness"] <= high):
+    if not keeps(level, graded, load(game, rules)):
         return None
     return game.format_deal(deal), graded
+
+
+def keeps(level: str, graded: Grade, table: dict) -> bool:
+    """Whether a pack of ``level`` keeps this graded deal: at the level and, below master,
+    inside the level's ``window``."""
+    low, high = window(level, table)
+    return graded.level == level and (level == "master"
+                                      or low <= graded.metrics["hardness"] <= high)
 
 
 def ignore_sigint() -> None:

@@ -18,7 +18,7 @@ import time
 import click
 import numpy as np
 
-from puzzlegen import clitools
+from puzzlegen import clitools, runs
 from puzzlegen.fileio import check_writable, write_atomic
 from puzzlegen.grading import LEVELS, QUANTILES
 from solvers import game as games
@@ -72,6 +72,12 @@ def compute(game: games.Designable, rules, deals: int, seed_start: int, jobs: in
             if sink:
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
+    except runs.Interrupted:
+        if not sink:
+            raise
+        raise runs.Interrupted(f"interrupted: {len(records):,} of {deals:,} deals finished; they "
+                               f"are in {figures_out} (run again with --resume to go on)") \
+            from None
     finally:
         if sink:
             sink.close()

@@ -54,7 +54,9 @@ def generate_pack(game: Designable, rules, count: int, levels: list[str], seed: 
     parameters = {"rules": name, **(parameters or {}), "count": count,
                   **({"level": levels[0], "target_hardness": targets[levels[0]]}
                      if len(levels) == 1 else {"levels": levels, "target_hardness": targets}),
-                  "schedule": {"tmax": anneal.T_MAX, "tmin": anneal.T_MIN, "steps": anneal.STEPS}}
+                  "schedule": {"tmax": anneal.T_MAX, "tmin": anneal.T_MIN, "steps": anneal.STEPS,
+                               "stop": anneal.STOP, "window": anneal.WINDOW,
+                               "steer": anneal.STEER, "start_draws": anneal.START_DRAWS}}
     puzzles: list[dict] = []
     seen: set = set()
     limit = max_attempts if max_attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * count

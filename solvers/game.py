@@ -151,6 +151,12 @@ class Designable(Game):
         accuracy for time (annealing's first look); the full value equals
         ``figures(...).metrics["hardness"]``."""
 
+    def rough_hardness(self, deal: Any, rules: Any) -> float | None:
+        """A guess at the hardness from the deal's structure alone (higher: harder), cheap
+        enough for every candidate move: annealing steers its moves and starts with it.  None
+        (this default): the game has no such guess, moves are drawn blind."""
+        return None
+
     @abstractmethod
     def figures(self, deal: Any, rules: Any, **options) -> Figures:
         """Every difficulty figure of ``deal``, computed so that symmetric copies agree

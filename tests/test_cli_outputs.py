@@ -1,6 +1,12 @@
 """Output paths and files given on the command line: a bad one fails at once, in one line."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 from click.testing import CliRunner
 
@@ -41,4 +47,23 @@ def test_calibration_bad_input_is_one_line_exit_2(tmp_path):
         result = CliRunner().invoke(calibration.main, args)
         assert result.exit_code == 2 and result.output.startswith("error: "), result.output
         assert fragment in result.output and len(result.output.splitlines()) == 1
+    assert not (tmp_path / "cal.json").exists()
+
+
+def test_an_interrupted_calibration_says_where_its_figures_are(tmp_path):
+    figures = tmp_path / "figures.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlegen.calibration", "--rules", "3x3",
+                             "--deals", "100000", "--figures", str(figures),
+                             "--out", str(tmp_path / "cal.json")],
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 300  # a cold numba cache on a busy machine compiles for a while
+    while not (figures.exists() and figures.read_text().count("\n") >= 2) \
+            and time.time() < deadline:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)   # Ctrl-C reaches the whole process group
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err   # Ctrl-C's status, as for every run
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted: ") and f"they are in {figures}" in last, err
+    assert "--resume" in last and "none kept" not in err
     assert not (tmp_path / "cal.json").exists()

@@ -98,6 +98,7 @@ def test_grade_is_a_property_of_the_puzzle(designable):
     assert first.level in (*LEVELS, "unsolvable")
     copy = designable.symmetric_copy(deal, rules, rng)
     assert designable.canonical(copy, rules) == designable.canonical(deal, rules)
+    assert designable.rough_hardness(copy, rules) == designable.rough_hardness(deal, rules)
     again = grade(designable, copy, rules)
     assert again.to_json() | {"solution": None} == first.to_json() | {"solution": None}
     if first.level != "unsolvable":

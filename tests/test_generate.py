@@ -80,6 +80,52 @@ def test_targets_interpolate_the_calibration_quantiles():
     assert anneal.window("master", table) == (pytest.approx(99.9 + anneal.MASTER_MARGIN), math.inf)
 
 
+def test_moves_and_starts_are_steered_by_the_rough_guess():
+    """Below the target a move takes the candidate the game's guess calls hardest, above it the
+    easiest, and without a graded current deal the first; a run starts at the level's target
+    percentile of the guesses; a game without a guess draws exactly as a plain random deal."""
+    import random
+    import signal
+
+    from puzzlegen import anneal
+    from solvers import game as games
+
+    rules = Grid(4, 4)
+    rough = lambda deal: GAME.rough_hardness(deal, rules)  # noqa: E731
+    deal = GAME.deal_from_seed(5, rules)
+    previous = signal.getsignal(signal.SIGINT)  # simanneal installs its own handler
+    try:
+        annealer = anneal.DealAnnealer(GAME, rules, deal, 3.0, False, (2.9, 3.1), None,
+                                       random.Random(1))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    key = GAME.canonical(deal, rules)
+    for hardness, pick in ((2.0, max), (4.0, min), (None, min), ("unknown", None)):
+        if hardness == "unknown":
+            annealer.memo.pop(key)
+        else:
+            annealer.memo[key] = (1.0, False, hardness)
+        annealer.state, annealer.rng = deal, random.Random(7)
+        annealer.move()
+        again = random.Random(7)
+        candidates = [GAME.neighbour(deal, rules, again) for _ in range(anneal.STEER)]
+        expected = candidates[0] if pick is None else rough(pick(candidates, key=rough))
+        assert (annealer.state if pick is None else rough(annealer.state)) == expected
+    for level in ("easy", "medium", "master"):
+        start = anneal.start_deal(GAME, rules, level, random.Random(3))
+        again = random.Random(3)
+        guesses = sorted(rough(GAME.random_deal(again, rules))
+                         for _ in range(anneal.START_DRAWS))
+        assert rough(start) == guesses[min(int(anneal.TARGET[level] / 100 * anneal.START_DRAWS),
+                                           anneal.START_DRAWS - 1)]
+    agnes = games.get("agnes")
+    agnes_rules = agnes.parse_rules(agnes.default_rules)
+    assert agnes.rough_hardness(agnes.random_deal(random.Random(3), agnes_rules),
+                                agnes_rules) is None
+    assert anneal.start_deal(agnes, agnes_rules, "hard", random.Random(3)) == \
+        agnes.random_deal(random.Random(3), agnes_rules)
+
+
 def test_bad_options_exit_2(tmp_path):
     runner = CliRunner()
     for args in (["--level", "impossible"], ["--level", "easy", "--rows", "7", "--cols", "7"]):

@@ -220,6 +220,16 @@ def graph_figures(deal: Deal) -> dict:
             "compat_edges": len(pairs), "line_edges": len(line_pairs)}
 
 
+def rough_hardness(deal: Deal) -> float:
+    """A guess at the hardness from the compatibility graph alone: minus the compatible pairs
+    and half of those sharing a line.  Over the 9,976 winnable calibration deals of 4x4, the
+    pairs correlate -0.61 with hardness, the pairs in line -0.46, the guess 0.63 (the quick
+    estimate, 16 look3 particles: 0.53); 21 of the 89 deals with at most 40 pairs are expert
+    or master."""
+    graph = graph_figures(deal)
+    return -(graph["compat_edges"] + graph["line_edges"] / 2)
+
+
 def first_move_figures(deal: Deal, decider: Decider) -> dict:
     position = Position.start(deal)
     legal = list(position.legal_moves())

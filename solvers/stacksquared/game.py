@@ -111,6 +111,9 @@ class StacksSquared(Designable):
         return difficulty.estimated_hardness(deal, difficulty.QUICK if quick
                                              else difficulty.DEFAULT_BUDGET)
 
+    def rough_hardness(self, deal: Deal, rules: Grid) -> float:
+        return difficulty.rough_hardness(deal)
+
     def figures(self, deal: Deal, rules: Grid, tree_states: int | None = None) -> Figures:
         metrics, moves = difficulty.figures(deal, tree_states=tree_states)
         return Figures(metrics["single_stack"], metrics, moves)
