@@ -4,8 +4,9 @@ A state is a deal; a move is the game's ``neighbour`` (or, for StacksSquared wit
 constraints, the constraints' ``step``, which keeps fixed cells, required cards and the theme).
 Where the game can guess hardness from a deal's structure (``rough_hardness``), moves are
 steered: a move draws ``STEER`` candidates and takes the one the guess calls hardest while the
-deal is below the target, easiest while above; and a run starts from the one of ``START_DRAWS``
-random deals whose guess sits at the level's target percentile among them.
+deal is below the target, easiest while above; and a run without designer constraints starts
+from the one of ``START_DRAWS`` random deals whose guess sits at the level's target percentile
+among them.
 The energy is smooth, in units of the game's hardness: for the levels up to expert, the distance
 to the level's target, a hardness well inside its band (``TARGET`` percentile of the
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
@@ -105,8 +106,8 @@ class DealAnnealer(Annealer):
         """One candidate move; steered, the best of ``STEER`` for the way the current deal must
         go: the hardest by the guess below the target, the easiest above it or when it cannot
         be won (a deal not graded yet, e.g. one breaking the constraints, moves blind)."""
-        known = self.memo.get(self.game.canonical(self.state, self.rules))
-        if not self.steered or known is None:
+        known = self.steered and self.memo.get(self.game.canonical(self.state, self.rules))
+        if not known:
             self.state = self.candidate()
             return
         hardness = known[2]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -12,10 +13,11 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen import packs
+from puzzlegen import anneal, packs
 from puzzlegen.cli import cli
 from puzzlegen.constraints import parse_constraints
 from puzzlegen.grading import load
+from solvers import game as games
 from solvers.stacksquared import Deal
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.symmetry import canonical
@@ -56,8 +58,6 @@ def test_cpsat_method_keeps_the_designer_constraints(tmp_path):
 
 def test_annealing_aims_at_the_heart_of_the_level(tmp_path):
     """Medium puzzles land near the level's target percentile, not at its edges."""
-    from puzzlegen import anneal
-
     pack = generate(tmp_path, "m.json", "--count", "3", "--level", "medium", "--seed", "2")
     scores = [p["score"] for p in pack["puzzles"]]
     assert all(abs(score - anneal.TARGET["medium"]) < 10 for score in scores), scores
@@ -67,8 +67,6 @@ def test_annealing_aims_at_the_heart_of_the_level(tmp_path):
 
 
 def test_targets_interpolate_the_calibration_quantiles():
-    from puzzlegen import anneal
-
     table = {"hardness": [i / 10 for i in range(1001)], "cuts": {"master": 99.9}}
     assert anneal.target_hardness("expert", table) == pytest.approx(
         anneal.TARGET["expert"] * 1000 / 100 / 10)
@@ -84,12 +82,6 @@ def test_moves_and_starts_are_steered_by_the_rough_guess():
     """Below the target a move takes the candidate the game's guess calls hardest, above it the
     easiest, and without a graded current deal the first; a run starts at the level's target
     percentile of the guesses; a game without a guess draws exactly as a plain random deal."""
-    import random
-    import signal
-
-    from puzzlegen import anneal
-    from solvers import game as games
-
     rules = Grid(4, 4)
     rough = lambda deal: GAME.rough_hardness(deal, rules)  # noqa: E731
     deal = GAME.deal_from_seed(5, rules)
