@@ -71,7 +71,8 @@ def grade_speed(game_name, rules_text, deals):
 def sampling(game, rules, level: str, seconds: float) -> dict:
     """Uniformly random deals graded (hardness first, the full grade when it qualifies) until
     the CPU budget is spent: ``found`` counts the deals of the level, ``kept`` those a pack
-    would keep (``anneal.keeps``: below master, inside the level's window), annealing's bar."""
+    would keep (``anneal.keeps``: below master, inside the level's window, and confirmed by
+    independent estimates), annealing's bar."""
     table = load(game, rules)
     cut = table["cuts"][level]
     names = list(LEVELS)
@@ -90,7 +91,7 @@ def sampling(game, rules, level: str, seconds: float) -> dict:
         graded = grade(game, deal, rules)
         if graded.level == level:
             found.add(game.canonical(deal, rules))
-        if anneal.keeps(level, graded, table):
+        if anneal.keeps(game, rules, deal, level, graded, table):
             kept.add(game.canonical(deal, rules))
     used = time.process_time() - start
     return {"found": len(found), "kept": len(kept), "deals": tried, "cpu_s": used,

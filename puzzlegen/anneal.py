@@ -18,7 +18,9 @@ constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
 energy beats the best figure confirmed so far is estimated again in full, and that figure is its
 energy, so a run never climbs on the noise of quick estimates and its best deal is graded as it
-was scored.  Memoised per canonical deal.
+was scored.  Memoised per canonical deal.  The grade is still one estimate, and a search for the
+hardest estimates also finds lucky ones: a pack keeps a deal only when ``CONFIRM`` independent
+estimates agree with its level (``keeps``).
 
 Reproducible: attempt ``k`` of a run seeded ``s`` seeds both the neighbour choices and
 simanneal's acceptance draws (the ``random`` module of its worker process) with ``(s, k)``, so
@@ -30,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 import signal
+import statistics
 
 from simanneal import Annealer
 
@@ -54,6 +57,8 @@ STOP = 0.5
 PENALTY = 100.0
 #: Candidates a steered move draws, and the random deals a steered run's start is chosen from.
 STEER, START_DRAWS = 5, 200
+#: Independent estimates of a deal's hardness that must confirm its level before a pack keeps it.
+CONFIRM = 3
 
 
 def hardness_at(percentile: float, table: dict) -> float:
@@ -181,8 +186,8 @@ def attempt(job: tuple):
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
-    it is not at the level asked or, below master, outside the level's ``window``, or breaks
-    the constraints, or grading it hit its limit."""
+    a pack would not keep it (``keeps``), or it breaks the constraints, or grading it hit its
+    limit."""
     deal = attempt(job)
     if deal is None:
         return None
@@ -194,17 +199,25 @@ def find(job: tuple) -> tuple[str, Grade] | None:
         graded = grade(game, deal, rules)
     except LimitReached:
         return None
-    if not keeps(level, graded, load(game, rules)):
+    if not keeps(game, rules, deal, level, graded, load(game, rules)):
         return None
     return game.format_deal(deal), graded
 
 
-def keeps(level: str, graded: Grade, table: dict) -> bool:
+def keeps(game: games.Designable, rules, deal, level: str, graded: Grade, table: dict) -> bool:
     """Whether a pack of ``level`` keeps this graded deal: at the level and, below master,
-    inside the level's ``window``."""
-    low, high = window(level, table)
-    return graded.level == level and (level == "master"
-                                      or low <= graded.metrics["hardness"] <= high)
+    inside the level's ``window``; and confirmed: the mean of ``CONFIRM`` independent estimates
+    of its hardness (``hardness(repeat=r)``) is in the same range.  The search seeks the hardest
+    estimates, noise included, so a grade alone overstates the deals it keeps."""
+    low, high = (table["cuts"]["master"], math.inf) if level == "master" else \
+        window(level, table)
+    if graded.level != level or not low <= graded.metrics["hardness"] <= high:
+        return False
+    try:
+        repeats = [game.hardness(deal, rules, repeat=r) for r in range(1, CONFIRM + 1)]
+    except LimitReached:
+        return False
+    return None not in repeats and low <= statistics.fmean(repeats) <= high
 
 
 def ignore_sigint() -> None:

@@ -56,7 +56,8 @@ def generate_pack(game: Designable, rules, count: int, levels: list[str], seed: 
                      if len(levels) == 1 else {"levels": levels, "target_hardness": targets}),
                   "schedule": {"tmax": anneal.T_MAX, "tmin": anneal.T_MIN, "steps": anneal.STEPS,
                                "stop": anneal.STOP, "window": anneal.WINDOW,
-                               "steer": anneal.STEER, "start_draws": anneal.START_DRAWS}}
+                               "steer": anneal.STEER, "start_draws": anneal.START_DRAWS,
+                               "confirm": anneal.CONFIRM}}
     puzzles: list[dict] = []
     seen: set = set()
     limit = max_attempts if max_attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * count

@@ -146,10 +146,13 @@ class Designable(Game):
         """A deal one small change away (annealing's move), valid under ``rules``."""
 
     @abstractmethod
-    def hardness(self, deal: Any, rules: Any, quick: bool = False) -> float | None:
+    def hardness(self, deal: Any, rules: Any, quick: bool = False,
+                 repeat: int = 0) -> float | None:
         """The figure levels rest on (None when the deal cannot be won); ``quick`` may trade
         accuracy for time (annealing's first look); the full value equals
-        ``figures(...).metrics["hardness"]``."""
+        ``figures(...).metrics["hardness"]``.  ``repeat`` > 0: an independent estimate of the
+        same figure (another random stream, the same for every symmetric copy); an exact figure
+        is the same for every ``repeat``."""
 
     def rough_hardness(self, deal: Any, rules: Any) -> float | None:
         """A guess at the hardness from the deal's structure alone (higher: harder), cheap

@@ -104,6 +104,8 @@ def test_grade_is_a_property_of_the_puzzle(designable):
     if first.level != "unsolvable":
         assert designable.replay_text(copy, rules, again.solution).won
         assert designable.hardness(deal, rules) == first.metrics["hardness"]
+        assert designable.hardness(copy, rules, repeat=1) == \
+            designable.hardness(deal, rules, repeat=1)
         assert isinstance(figure(first.metrics, designable.check_figure), (int, float))
     neighbour = designable.neighbour(deal, rules, rng)
     assert designable.parse_deal(designable.format_deal(neighbour), rules) == neighbour

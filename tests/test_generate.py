@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from puzzlegen import anneal, packs
 from puzzlegen.cli import cli
 from puzzlegen.constraints import parse_constraints
-from puzzlegen.grading import load
+from puzzlegen.grading import grade, load
 from solvers import game as games
 from solvers.stacksquared import Deal
 from solvers.stacksquared.game import GAME, Grid
@@ -116,6 +116,23 @@ def test_moves_and_starts_are_steered_by_the_rough_guess():
                                 agnes_rules) is None
     assert anneal.start_deal(agnes, agnes_rules, "hard", random.Random(3)) == \
         agnes.random_deal(random.Random(3), agnes_rules)
+
+
+def test_a_pack_keeps_a_deal_only_when_independent_estimates_confirm_its_level():
+    """Both deals grade expert inside the window; the first was a lucky draw of the estimate
+    (its three repeats say hard), so a pack does not keep it."""
+    rules = Grid(4, 4)
+    table = load(GAME, rules)
+    low, high = anneal.window("expert", table)
+    lucky, sure = ("9H 3D 2H 4H 6C KH 6H 8S 4S JC AS AD 5C TS 8D QC",
+                   "2H 9H 6S KC 7S QD TH 5C 5H AH JD AC 4C 3C KS 8D")
+    for text, kept in ((lucky, False), (sure, True)):
+        deal = GAME.parse_deal(text, rules)
+        graded = grade(GAME, deal, rules)
+        assert graded.level == "expert" and low <= graded.metrics["hardness"] <= high
+        repeats = [GAME.hardness(deal, rules, repeat=r) for r in range(1, anneal.CONFIRM + 1)]
+        assert (low <= sum(repeats) / len(repeats) <= high) is kept
+        assert anneal.keeps(GAME, rules, deal, "expert", graded, table) is kept
 
 
 def test_bad_options_exit_2(tmp_path):

@@ -155,6 +155,18 @@ def test_every_figure_is_the_same_for_every_symmetric_copy(seed, shape, salt):
         assert replay(deal, line).stacks() == 1 and replay(other, their_line).stacks() == 1
 
 
+def test_repeated_estimates_are_independent_draws_of_the_same_figure():
+    """Repeat 0 is the grade's own hardness; a repeat draws another stream (another value),
+    still the same for every symmetric copy (what benchmarks/grade_precision.py measures)."""
+    deal = Deal.from_seed(104)
+    other = transformed(deal, random.Random(7))
+    budget = difficulty.DEFAULT_BUDGET
+    assert difficulty.estimated_hardness(deal, budget, 0) == figures(deal)[0]["hardness"]
+    repeats = [difficulty.estimated_hardness(deal, budget, r) for r in range(4)]
+    assert len(set(repeats)) == 4
+    assert [difficulty.estimated_hardness(other, budget, r) for r in range(4)] == repeats
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.integers(1, 10**6), st.sampled_from([(2, 3), (3, 2), (3, 3), (2, 4)]))
 def test_canonical_is_the_smallest_of_every_symmetric_copy(seed, shape):

@@ -137,8 +137,8 @@ def generate_command(game_name: str) -> click.Command:
     @generate_options
     def generate(rules_text, count, level, seed, out, max_attempts, jobs, as_json):
         """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact
-        solver.  The pack is rewritten atomically after every puzzle, so Ctrl-C keeps the
-        finished ones."""
+        solver, its level confirmed by independent estimates.  The pack is rewritten atomically
+        after every puzzle, so Ctrl-C keeps the finished ones."""
         game = games.get(game_name)
         run_generate(game, game.parse_rules(rules_text), count, level, seed, out,
                      max_attempts, jobs, as_json)

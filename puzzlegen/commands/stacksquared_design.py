@@ -84,7 +84,8 @@ def generate(rows, cols, method, require, at, theme, max_line_pairs, count, leve
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
     Annealing pushes each deal toward the heart of the level (for master, well past its cut)
-    while the designer's constraints hold.  The pack is rewritten atomically after every
+    while the designer's constraints hold; a deal is kept only when further independent
+    estimates of its hardness confirm its level.  The pack is rewritten atomically after every
     puzzle, so Ctrl-C keeps the finished ones.
     """
     grid = Grid(rows, cols)

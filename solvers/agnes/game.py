@@ -64,16 +64,18 @@ def _deck(deal: R.Deal) -> np.ndarray:
     return np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
 
 
-def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int) -> tuple[float, int]:
+def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int,
+           repeat: int = 0) -> tuple[float, int]:
     """(log10 of ``player``'s estimated chance to win, the cards home when every simulated
     game lost, or 52), on the deal as given, seeded by its text.  When every game lost, the
     estimate up to there (that step counted as 0.5 in ``particles``) is extrapolated to the
     whole deal: multiplied by 52 / the cards home, as if every card still to go home were as
-    hard as those before."""
+    hard as those before.  ``repeat`` > 0 draws another stream."""
     from solvers.agnes.players import win_chance
     log_p, reached = win_chance(_deck(deal), rules.face_up, rules.same_suit,
                                 _EMPTY[rules.empty], rules.split, player, particles,
-                                _seed(deal, rules, str(player)))
+                                _seed(deal, rules, f"{player}:{repeat}" if repeat
+                                      else str(player)))
     return float(log_p) * 52 / int(reached), int(reached)
 
 
@@ -142,10 +144,12 @@ class AgnesGame(Designable):
         cards[i], cards[j] = cards[j], cards[i]
         return R.Deal(tuple(cards))
 
-    def hardness(self, deal: R.Deal, rules: R.Rules, quick: bool = False) -> float | None:
+    def hardness(self, deal: R.Deal, rules: R.Rules, quick: bool = False,
+                 repeat: int = 0) -> float | None:
         """Quick: 250 games, and no exact solve when one of them won; full: as ``figures``."""
         canon = self.canonical(deal, rules)
-        log_p, reached = chance(canon, rules, 0, QUICK_PARTICLES if quick else PARTICLES)
+        log_p, reached = chance(canon, rules, 0, QUICK_PARTICLES if quick else PARTICLES,
+                                repeat)
         if not (quick and reached == 52) and not self._exact(canon, rules).solved:
             return None
         return round(-log_p, 9)

@@ -204,9 +204,10 @@ class Montana(Designable):
                 cells[i], cells[j] = cells[j], cells[i]
                 return tuple(cells)
 
-    def hardness(self, deal: Sequence[Cell], rules: Variant, quick: bool = False) -> float | None:
-        """``-log10`` of the careful player's chance; ``quick`` is the same exact figure (the
-        whole analysis takes 0.06 s on an 8-rank deal)."""
+    def hardness(self, deal: Sequence[Cell], rules: Variant, quick: bool = False,
+                 repeat: int = 0) -> float | None:
+        """``-log10`` of the careful player's chance; ``quick`` and ``repeat`` give the same
+        exact figure (the whole analysis takes 0.06 s on an 8-rank deal)."""
         return self.figures(deal, rules, solution=False).metrics["hardness"]
 
     def check_graded(self, rules: Variant) -> None:

@@ -211,9 +211,10 @@ class StackManagement(Designable):
         stacks[i][x], stacks[j][y] = stacks[j][y], stacks[i][x]
         return tuple(map(tuple, stacks))
 
-    def hardness(self, deal: Deal, rules: Rules, quick: bool = False) -> float | None:
+    def hardness(self, deal: Deal, rules: Rules, quick: bool = False,
+                 repeat: int = 0) -> float | None:
         """``-log10`` of the careful player's exact chance, None if the deal cannot be won;
-        exact and cheap, so ``quick`` changes nothing."""
+        exact and cheap, so ``quick`` and ``repeat`` change nothing."""
         stacks = _keys(self.canonical(deal, rules))
         if not players.winnable(stacks):
             return None

@@ -242,9 +242,10 @@ def hardness(metrics: dict) -> float:
     return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
 
 
-def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
+def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | None:
     """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
-    single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure."""
+    single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure.  ``repeat`` > 0 draws
+    an independent estimate (another random stream), to measure the grade's precision."""
     canon = canonical_with_map(deal)[0]
     decider = Decider(canon, budget.states)
     start = tops(Position.start(canon))
@@ -252,8 +253,8 @@ def estimated_hardness(deal: Deal, budget: Budget) -> float | None:
         return None
     look, _ = PLAYERS[LEVEL_PLAYER]
     particles = budget.particles[list(PLAYERS).index(LEVEL_PLAYER)]
-    steps, hits = decider.win_chance(start, look, particles, stream_seed(canon, LEVEL_PLAYER),
-                                      budget.filter_stacks(canon))
+    stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
+    steps, hits = decider.win_chance(start, look, particles, stream, budget.filter_stacks(canon))
     return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
 
 

@@ -107,9 +107,10 @@ class StacksSquared(Designable):
         shuffle_step(cards, rng)
         return Deal(deal.rows, deal.cols, tuple(cards))
 
-    def hardness(self, deal: Deal, rules: Grid, quick: bool = False) -> float | None:
+    def hardness(self, deal: Deal, rules: Grid, quick: bool = False,
+                 repeat: int = 0) -> float | None:
         return difficulty.estimated_hardness(deal, difficulty.QUICK if quick
-                                             else difficulty.DEFAULT_BUDGET)
+                                             else difficulty.DEFAULT_BUDGET, repeat)
 
     def rough_hardness(self, deal: Deal, rules: Grid) -> float:
         return difficulty.rough_hardness(deal)
