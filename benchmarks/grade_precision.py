@@ -98,14 +98,18 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
 @click.command()
 @click.argument("pack_files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game_name", default="stacksquared", show_default=True,
-              type=click.Choice(games.names()))
+              type=click.Choice(games.designable()))
 @click.option("--rules", "rules_text", default=None, help="The random deals' rules (default: "
               "the game's).")
-@click.option("--deals", type=click.IntRange(2), default=40, show_default=True)
+@click.option("--deals", type=click.IntRange(2), default=40, show_default=True,
+              help="Random deals (seeds --seed-start..), when no pack is given.")
 @click.option("--seed-start", type=click.IntRange(0), default=100_001, show_default=True)
-@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True)
+@click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True,
+              help="Independent estimates besides the grade's own.")
 @click.option("--jobs", type=click.IntRange(1), default=2, show_default=True)
 def main(pack_files, game_name, rules_text, deals, seed_start, repeats, jobs):
+    """Independent repeats of the figure a grade rests on, for random deals or for the puzzles
+    of PACK_FILES; prints JSON (the figures are in the module docstring)."""
     if pack_files:
         loaded = [packs.load(p) for p in pack_files]
         if len({pack["game"] for pack in loaded}) != 1:
