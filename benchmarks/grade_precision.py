@@ -32,7 +32,7 @@ from functools import partial
 import click
 import numpy as np
 
-from puzzlegen import packs, runs
+from puzzlegen import clitools, packs, runs
 from puzzlegen.grading import LEVELS, level_of, load, offered, score_of
 from solvers import game as games
 from solvers.errors import BadInput, LimitReached
@@ -58,7 +58,7 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
     ``table``, those that need no levels; without a ``floor``, no floor share)."""
     won = [r for r in records if isinstance(r["hardness"], list)]
     if len(won) < 2:
-        raise click.UsageError(f"{len(won)} winnable deals: nothing to compare")
+        raise BadInput(f"{len(won)} winnable deals: nothing to compare")
     values = np.array([r["hardness"] for r in won])
     k = values.shape[1]
     msw = float(values.var(axis=1, ddof=1).mean())
@@ -95,7 +95,7 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
     return {**figures, "bands": bands, "same_level": same_level}
 
 
-@click.command()
+@click.command(cls=clitools.Command)
 @click.argument("pack_files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @click.option("--game", "game_name", default="stacksquared", show_default=True,
               type=click.Choice(games.designable()))
@@ -106,7 +106,8 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
 @click.option("--seed-start", type=click.IntRange(0), default=100_001, show_default=True)
 @click.option("--repeats", type=click.IntRange(1, 100), default=3, show_default=True,
               help="Independent estimates besides the grade's own.")
-@click.option("--jobs", type=click.IntRange(1), default=2, show_default=True)
+@click.option("--jobs", type=clitools.Jobs(), default=1, show_default=True,
+              help="Worker processes, at most the machine's cores.")
 def main(pack_files, game_name, rules_text, deals, seed_start, repeats, jobs):
     """Independent repeats of the figure a grade rests on, for random deals or for the puzzles
     of PACK_FILES; prints JSON (the figures are in the module docstring)."""
