@@ -7,15 +7,18 @@ import math
 import random
 from functools import lru_cache
 from itertools import permutations
+from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
+from puzzlegen import calibration
 from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, grade as grade_deal, level_of, load, score_of
 from solvers.cards import Card
+from solvers import game as games
 from solvers.errors import LimitReached
 from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
@@ -344,3 +347,25 @@ def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
 
     for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (6, 6)):
         assert offered(load(GAME, Grid(rows, cols))) == list(LEVELS)
+
+
+SHIPPED = sorted(p.stem.removeprefix("calibration-")
+                 for p in (Path(__file__).parents[1] / "puzzlegen" / "data").glob("calibration-*.json"))
+
+
+@pytest.mark.parametrize("key", SHIPPED)
+def test_a_shipped_calibration_is_what_the_code_computes(key):
+    """A calibration goes with the estimator that built it: the shipped table summarises its
+    per-deal file (benchmarks/calibration), and that file's quickest winnable deals re-estimate
+    to the figures it records (a changed estimator without a rebuilt calibration fails here)."""
+    root = Path(__file__).parents[1]
+    table = json.loads((root / "puzzlegen" / "data" / f"calibration-{key}.json").read_text())
+    records = calibration.read_figures(root / "benchmarks" / "calibration" / f"{key}.jsonl")
+    game = games.get(table["game"])
+    rules = game.parse_rules(table["rules"])
+    summary = calibration.summarise(game, rules, table["seed_start"], records)
+    assert json.loads(json.dumps(summary)) == table
+    quickest = sorted((r for r in records if r["won"]), key=lambda r: r["seconds"])[:3]
+    for record in quickest:
+        again = calibration.deal_figures((game.name, table["rules"], record["seed"]))
+        assert again["hardness"] == pytest.approx(record["hardness"], abs=1e-5), record["seed"]

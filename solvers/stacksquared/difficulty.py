@@ -62,16 +62,32 @@ FLOOR = 1e-12
 
 @dataclass(frozen=True)
 class Budget:
-    """Particles per player (in ``PLAYERS`` order; 0 skips the player), the most stacks a
-    position may have for the players' exact filter (None: ``filter_start`` of the grid), and
-    the decision table's state limit."""
+    """Particles per player (in ``PLAYERS`` order; 0 skips the player; None: ``grid_particles``
+    of the grid), the most stacks a position may have for the players' exact filter (None:
+    ``filter_start`` of the grid), and the decision table's state limit."""
 
-    particles: tuple[int, ...] = (48, 24, 24, 48)
+    particles: tuple[int, ...] | None = None
     exact_stacks: int | None = None
     states: int = 8_000_000
 
+    def player_particles(self, deal: Deal) -> tuple[int, ...]:
+        return grid_particles(deal.size) if self.particles is None else self.particles
+
     def filter_stacks(self, deal: Deal) -> int:
         return filter_start(deal.size) if self.exact_stacks is None else self.exact_stacks
+
+
+#: The level player's particles by grid size (cells) where 48 are too few: with 48, one deal's
+#: estimates spread (log10) by 0.36 on 4x5 and 0.46 on 5x5, as much as random deals differ; with
+#: 96 by 0.25 and 0.33 (200 deals, 4 estimates each; docs/design.md "How precise is a grade?").
+#: A grid's entry and its shipped calibration go together: change one, rebuild the other
+#: (``tests/test_grading.py`` replays calibration deals).
+LEVEL_PARTICLES = {20: 96, 25: 96}
+
+
+def grid_particles(cells: int) -> tuple[int, ...]:
+    """The default particles of the players on a grid of ``cells`` cells."""
+    return (48, 24, 24, LEVEL_PARTICLES.get(cells, 48))
 
 
 def filter_start(cells: int) -> int:
@@ -170,7 +186,7 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
     start = tops(Position.start(deal))
     halfway = deal.size // 2
     out, half = {}, None
-    for (name, (look, _)), particles in zip(PLAYERS.items(), budget.particles):
+    for (name, (look, _)), particles in zip(PLAYERS.items(), budget.player_particles(deal)):
         if particles <= 0:
             continue
         table, also_exact = decider, -1
@@ -252,7 +268,7 @@ def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | N
     if not decider.decide(start)[0]:
         return None
     look, _ = PLAYERS[LEVEL_PLAYER]
-    particles = budget.particles[list(PLAYERS).index(LEVEL_PLAYER)]
+    particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
     stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
     steps, hits = decider.win_chance(start, look, particles, stream, budget.filter_stacks(canon))
     return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
