@@ -10,13 +10,13 @@ among them.
 The energy is smooth, in units of the game's hardness: for the levels up to expert, the distance
 to the level's target, a hardness well inside its band (``TARGET`` percentile of the
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
-edge, and stops at its first confirmed deal within ``STOP`` of the target (``window``, in
+edge, and stops at its first fully estimated deal within ``STOP`` of the target (``window``, in
 percentiles); for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any
 harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
 constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 
 Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
-energy beats the best figure confirmed so far is estimated again in full, and that figure is its
+energy beats the best full estimate so far is estimated again in full, and that figure is its
 energy, so a run never climbs on the noise of quick estimates and its best deal is graded as it
 was scored.  Memoised per canonical deal.  The grade is still one estimate, and a search for the
 hardest estimates also finds lucky ones: a pack keeps a deal only when ``CONFIRM`` independent
@@ -51,7 +51,7 @@ MASTER_MARGIN = 0.5
 #: centred on the target inside the level; 4x4 expert: 99.6-99.9), so that a run that never
 #: reached the heart of the level does not put a deal from its edge in the pack.
 WINDOW = 1.0
-#: A run stops at its first confirmed deal within this share (4x4 expert: 99.675-99.825; master:
+#: A run stops at its first fully estimated deal within this share (4x4 expert: 99.675-99.825; master:
 #: at its first past the target); until then it keeps pushing toward the target.
 STOP = 0.5
 PENALTY = 100.0
@@ -97,7 +97,7 @@ class DealAnnealer(Annealer):
         self.target, self.at_least, self.reach = target, at_least, reach
         self.constraints, self.rng = constraints, rng
         self.memo: dict = {}
-        self.best_confirmed = float("inf")
+        self.best_full = float("inf")
         self.steered = game.rough_hardness(deal, rules) is not None
         super().__init__(deal)
 
@@ -135,14 +135,14 @@ class DealAnnealer(Annealer):
         if key not in self.memo:
             try:
                 hardness = self.game.hardness(self.state, self.rules, quick=True)
-                value, confirmed = self.energy_of(hardness), False
-                if value < self.best_confirmed:
+                value, full = self.energy_of(hardness), False
+                if value < self.best_full:
                     hardness = self.game.hardness(self.state, self.rules)
-                    value, confirmed = self.energy_of(hardness), True
-                    self.best_confirmed = min(self.best_confirmed, value)
+                    value, full = self.energy_of(hardness), True
+                    self.best_full = min(self.best_full, value)
             except LimitReached:
-                hardness, value, confirmed = None, PENALTY, True
-            self.memo[key] = (value, confirmed and hardness is not None
+                hardness, value, full = None, PENALTY, True
+            self.memo[key] = (value, full and hardness is not None
                               and self.reach[0] <= hardness <= self.reach[1], hardness)
         value, reached, _ = self.memo[key]
         if reached:
