@@ -159,13 +159,20 @@ def test_interrupt_keeps_finished_puzzles(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", "from puzzlegen.cli import main; main()",
                              "stacksquared", "generate", "--rows", "3", "--cols", "3",
                              "--count", "500", "--level", "easy", "--out", str(out)],
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     deadline = time.time() + 300  # a cold numba cache on a busy machine compiles for a while
     while not out.exists() and time.time() < deadline:
         time.sleep(0.2)
     assert out.exists(), "no puzzle finished within 300 s"
     os.killpg(proc.pid, signal.SIGINT)   # Ctrl-C reaches the whole process group
-    _, err = proc.communicate(timeout=30)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # Where it hangs: the fault handler prints every thread's stack on SIGABRT.
+        os.killpg(proc.pid, signal.SIGABRT)
+        _, err = proc.communicate(timeout=30)
+        pytest.fail(f"generate did not stop within 30 s of Ctrl-C; its stacks:\n{err}")
     assert proc.returncode == 2 and "interrupted" in err
     pack = packs.load(out)
     assert 1 <= len(pack["puzzles"]) < 500

@@ -223,6 +223,24 @@ def test_players_match_exact_values_on_3x3():
             assert abs(np.mean(runs) - exact) <= 4 * error + 1e-9, (seed, name, exact)
 
 
+@pytest.mark.parametrize("seed", [1, 8])
+def test_the_95_percent_interval_holds_the_exact_chance(seed):
+    """Over 300 independent estimates of a 3x4 deal, the interval of the look3 player's chance
+    holds the exact value (pure-Python recursion) at least 92% of the time: 0.973 and 0.977 on
+    these deals; the binomial variance alone, which ignores the particles' shared ancestry,
+    gave 0.853 and 0.833."""
+    deal = canonical_deal(Deal.from_seed(seed, 3, 4))
+    exact_tree = Tree(deal)
+    exact = exact_tree.player_win(exact_tree.root, 3)
+    decider = Decider(deal)
+    start = tops(Position.start(deal))
+    held = 0
+    for s in range(300):
+        low, high = difficulty.estimate(*decider.win_chance(start, 3, 48, s, 14), 48)["interval"]
+        held += low <= exact <= high
+    assert held / 300 >= 0.92
+
+
 def test_players_match_exact_values_with_the_exact_filter_started_late():
     deal = canonical_deal(Deal.from_seed(7, 3, 4))
     exact_tree = Tree(deal)
@@ -246,7 +264,7 @@ def test_halfway_ratio_is_exact_when_the_filter_starts_after_halfway():
     runs = [np.prod(decider.win_chance(start, 0, 32, s, 4, 6)[0][:6]) for s in range(300)]
     assert abs(np.mean(runs) - exact) <= 4 * np.std(runs) / math.sqrt(300) + 1e-9
     figure = difficulty.player_figures(deal, Decider(deal), Budget(exact_stacks=4))
-    steps, _ = decider.win_chance(start, 0, 48, stream_seed(deal, "random"), 4, 6)
+    steps = decider.win_chance(start, 0, 48, stream_seed(deal, "random"), 4, 6)[0]
     assert figure["halfway"]["ratio"] == pytest.approx(np.prod(steps[:6]))
 
 

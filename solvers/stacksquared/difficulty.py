@@ -134,15 +134,15 @@ class Decider:
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
 
     def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
-                   exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, np.ndarray]:
-        """Per-move survival shares and surviving tries of a player (``players.win_chance``),
-        on this table."""
-        steps, hits, self.keys, self.status, self.slots, self.count = kernels.win_chance(
+                   exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, ...]:
+        """Per-move survival shares, surviving tries and between-lineage variances of a player
+        (``players.win_chance``), on this table."""
+        steps, hits, self.keys, self.status, self.slots, self.count, lineage = kernels.win_chance(
             card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
             self.keys, self.status, self.slots, self.count, self.max_states, self.path)
         if steps[0] < 0:
             raise LimitReached(f"the decision search stored {self.max_states} states")
-        return steps, hits
+        return steps, hits, lineage
 
 
 def tops(position: Position) -> np.ndarray:
@@ -155,16 +155,19 @@ def stream_seed(deal: Deal, *parts) -> int:
     return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
 
 
-def estimate(steps: np.ndarray, hits: np.ndarray, particles: int) -> dict:
-    """The product of the survival shares and its 95% interval from the delta method on the
-    log: var(log p) ~ sum (1 - p_t) / hits_t over the steps."""
+def estimate(steps: np.ndarray, hits: np.ndarray, lineage: np.ndarray, particles: int) -> dict:
+    """The product of the survival shares and its 95% interval: on the log scale, the
+    variance is the binomial variance of the steps' shares, sum (1 - p_t) / hits_t, plus the
+    between-lineage variance of their product (``players.win_chance``).  The second term holds
+    part of the first, so the sum errs wide where the particles descend from many first moves
+    and narrow where a few lineages carry the estimate (docs/design.md measures it)."""
     if np.any(hits == 0):
         # No survivor at step t: the earlier shares times a one-sided bound for that step.
         t = int(np.argmin(hits))
         upper = float(np.prod(steps[:t])) * (1.0 - 0.05 ** (1.0 / (MAX_TRIES * particles)))
         return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
     value = float(np.prod(steps))
-    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)))
+    spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)) + float(lineage[-1]))
     interval = [value * math.exp(-spread), min(1.0, value * math.exp(spread))]
     return {"win": value, "interval": interval, "particles": particles, "exact": False}
 
@@ -194,11 +197,11 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
             # The halfway step comes before the exact filter: check it exactly too, on a table
             # of its own (these decisions are many and rarely shared with the other players).
             table, also_exact = Decider(deal, budget.states), deal.size - halfway
-        steps, hits = table.win_chance(start, look, particles, stream_seed(deal, name),
-                                        budget.filter_stacks(deal), also_exact)
-        out[name] = estimate(steps, hits, particles)
+        steps, hits, lineage = table.win_chance(start, look, particles, stream_seed(deal, name),
+                                                 budget.filter_stacks(deal), also_exact)
+        out[name] = estimate(steps, hits, lineage, particles)
         if name == "random":
-            half = estimate(steps[:halfway], hits[:halfway], particles)
+            half = estimate(steps[:halfway], hits[:halfway], lineage[:halfway], particles)
             half = {"ratio": half.pop("win"), **half}
     return {"players": out, "halfway": half}
 
@@ -262,6 +265,13 @@ def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | N
     """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
     single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure.  ``repeat`` > 0 draws
     an independent estimate (another random stream), to measure the grade's precision."""
+    found = level_estimate(deal, budget, repeat)
+    return None if found is None else round(hardness({"players": {LEVEL_PLAYER: found}}), 6)
+
+
+def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
+    """The level player's estimate (``estimate``) for ``deal`` with ``budget``, None without a
+    single stack; ``repeat`` as in ``estimated_hardness``."""
     canon = canonical_with_map(deal)[0]
     decider = Decider(canon, budget.states)
     start = tops(Position.start(canon))
@@ -270,8 +280,8 @@ def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | N
     look, _ = PLAYERS[LEVEL_PLAYER]
     particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
     stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
-    steps, hits = decider.win_chance(start, look, particles, stream, budget.filter_stacks(canon))
-    return round(hardness({"players": {LEVEL_PLAYER: estimate(steps, hits, particles)}}), 6)
+    return estimate(*decider.win_chance(start, look, particles, stream,
+                                        budget.filter_stacks(canon)), particles)
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,

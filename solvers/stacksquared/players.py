@@ -20,6 +20,13 @@ every p_t is a common event.  On large grids the exact filter starts
 once few enough stacks are left (``exact_stacks``), and before that only dead positions are
 removed; the product of shares up to a step estimates the chance to be winnable after it only if
 that step is checked exactly (``also_exact``: the halfway step).
+
+Resampling makes particles share ancestors, so the steps' shares are correlated and the binomial
+variance of each share understates the estimate's variance.  ``win_chance`` therefore also
+follows each particle's *Eve*, the first-move survivor it descends from, and treats the Eves as
+the independent clusters of a cluster sample: the variance of the log of the estimate is the
+sum over Eves of the squared influence of each (its share of a step's survivors minus its share
+of the step's tries, summed over the steps), times K / (K - 1) for K first-move tries.
 """
 import numpy as np
 from numba import njit
@@ -98,23 +105,32 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
     survival share is then (hits - 1) / (tries - 1), or hits / tries at the cap: the unbiased
     estimate for that sampling plan (Girshick, Mosteller and Savage 1946), so a step that few
     moves survive (a forced move in a crowd) is still measured.  Returns ``(steps, hits, keys,
-    status, slots, count)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries of move
-    t, for t = 0 .. stacks - 2 (0 after a step no try survived), or ``steps[0] = -1`` when the
-    decision search reached ``max_states`` (no estimate).  The decision table is shared.
+    status, slots, count, lineage)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries
+    of move t, for t = 0 .. stacks - 2 (0 after a step no try survived), ``lineage[t]`` the
+    between-Eve variance of the log of the product of the shares up to move t (module
+    docstring), or ``steps[0] = -1`` when the decision search reached ``max_states`` (no
+    estimate).  The decision table is shared.
     """
     np.random.seed(seed)
     n = card0.shape[0]
     occupied0, stacks0 = occupancy(card0)
     steps = np.zeros(max(stacks0 - 1, 1), dtype=np.float64)
     hits = np.zeros(max(stacks0 - 1, 1), dtype=np.int64)
+    lineage = np.zeros(max(stacks0 - 1, 1), dtype=np.float64)
     cards = np.empty((particles, n), dtype=np.int8)
     occupied = np.empty(particles, dtype=np.uint64)
+    eve = np.zeros(particles, dtype=np.int64)
     for j in range(particles):
         cards[j] = card0
         occupied[j] = occupied0
     wanted = max(2, particles // 2)
     pool_cards = np.empty((wanted, n), dtype=np.int8)
     pool_occupied = np.empty(wanted, dtype=np.uint64)
+    pool_eve = np.empty(wanted, dtype=np.int64)
+    eve_tries = np.zeros(wanted, dtype=np.int64)
+    eve_hits = np.zeros(wanted, dtype=np.int64)
+    influence = np.zeros(wanted, dtype=np.float64)
+    first_tries = first_fails = 0
     card = np.empty(n, dtype=np.int8)
     move_from, move_to, move_rank = move_slabs(look + 1, n * n)
     kept = np.zeros(n * n, dtype=np.int64)
@@ -125,6 +141,8 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
         while alive_count < wanted and tries < MAX_TRIES * particles:
             tries += 1
             j = np.random.randint(particles)
+            if t > 0:
+                eve_tries[eve[j]] += 1
             card[:] = cards[j]
             a, b = choose(card, occupied[j], stacks, look, line, compat, move_from,
                           move_to, move_rank, kept)
@@ -139,11 +157,15 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
                     max_states, path)
                 if result == OPEN:
                     steps[0] = -1.0
-                    return steps, hits, keys, status, slots, count
+                    return steps, hits, keys, status, slots, count, lineage
                 survives = result == WINS
             if survives:
                 pool_cards[alive_count] = card
                 pool_occupied[alive_count] = after
+                # Every first-move survivor is an independent draw: an Eve of its own.
+                pool_eve[alive_count] = alive_count if t == 0 else eve[j]
+                if t > 0:
+                    eve_hits[eve[j]] += 1
                 alive_count += 1
         hits[t] = alive_count
         if alive_count == wanted:
@@ -152,9 +174,20 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
             steps[t] = alive_count / tries
         if alive_count == 0:
             break
+        if t == 0:   # each try its own cluster; a failed one keeps influence -1 / tries
+            first_tries, first_fails = tries, tries - alive_count
+            influence[:alive_count] = 1.0 / alive_count - 1.0 / tries
+        else:
+            influence += eve_hits / alive_count - eve_tries / tries
+            eve_hits[:] = 0
+            eve_tries[:] = 0
+        if first_tries > 1:
+            lineage[t] = (first_tries / (first_tries - 1)) * (
+                np.sum(influence ** 2) + first_fails / first_tries ** 2)
         u = np.random.random()
         for j in range(particles):
             src = int((j + u) * alive_count / particles)
             cards[j] = pool_cards[src]
             occupied[j] = pool_occupied[src]
-    return steps, hits, keys, status, slots, count
+            eve[j] = pool_eve[src]
+    return steps, hits, keys, status, slots, count, lineage
