@@ -51,8 +51,8 @@ MASTER_MARGIN = 0.5
 #: centred on the target inside the level; 4x4 expert: 99.6-99.9), so that a run that never
 #: reached the heart of the level does not put a deal from its edge in the pack.
 WINDOW = 1.0
-#: A run stops at its first fully estimated deal within this share (4x4 expert: 99.675-99.825; master:
-#: at its first past the target); until then it keeps pushing toward the target.
+#: A run stops at its first fully estimated deal within this share (4x4 expert: 99.675-99.825;
+#: master: at its first past the target); until then it keeps pushing toward the target.
 STOP = 0.5
 PENALTY = 100.0
 #: Candidates a steered move draws, and the random deals a steered run's start is chosen from.

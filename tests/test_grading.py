@@ -17,8 +17,8 @@ from hypothesis import given, settings, strategies as st
 from puzzlegen import calibration
 from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, grade as grade_deal, level_of, load, score_of
-from solvers.cards import Card
 from solvers import game as games
+from solvers.cards import Card
 from solvers.errors import LimitReached
 from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
