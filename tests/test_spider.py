@@ -189,3 +189,22 @@ def test_questions_share_the_time_limit():
     report = move_report(board, ask(board, 0, 3), True, Limits(seconds=0.3))
     assert report["status"] == "limit" and report["needed_empty_stacks"] is None
     assert report["seconds"] < 0.3 * 3
+
+
+def test_a_search_pauses_the_cycle_collector_and_restores_it():
+    """Searches run with Python's cycle collector off (its full passes over a large process
+    overran the time limit) and leave it as they found it, also when it was already off."""
+    import gc
+    board = parse_board(WIDE)
+    passes = []
+    gc.callbacks.append(lambda phase, info: passes.append(phase))
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            passes.clear()
+            report = move_report(board, ask(board, 0, 3), True, Limits(seconds=0.1))
+            assert report["status"] == "limit" and gc.isenabled() is enabled
+            assert passes == []  # thousands of boards stored, not one collection
+    finally:
+        gc.enable()
+        gc.callbacks.pop()
