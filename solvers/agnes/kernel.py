@@ -28,6 +28,7 @@ from numba import njit
 from solvers.agnes.codes import (ALL, ANY1, ANYRUN, DEAD, DEPTH_LIMIT, EMPTY, HIGH1,  # noqa: F401
                                  HIGHRUN, LOST, MAX_DEPTH, NONE, SAFE, STATE_LIMIT, SYMMETRY,
                                  TABLE, TIME_LIMIT, WON, WORDS)
+from solvers.jit import leaf
 from solvers.timing import now
 
 MAX_MOVES = 400
@@ -37,14 +38,14 @@ FIRST_SIZE = 1 << 12   # table slots a solve starts with; it doubles when half o
 FOUND, ENTERED_FREE, ENTERED_OVER, FULL = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@leaf
 def _same_colour(a, b):
     sa = a & 3
     sb = b & 3
     return (sa == sb) or (sa == 3 - sb)
 
 
-@njit(cache=True)
+@leaf
 def _encode(piles, ln, hid, stock, prune, scratch, out):
     """Exact canonical encoding of the state into ``out[0:7]``; returns its 64-bit hash.
     ``scratch`` (14 ints) receives the piles' sort keys and their canonical order: piles a deal
@@ -98,7 +99,7 @@ def _encode(piles, ln, hid, stock, prune, scratch, out):
     return h
 
 
-@njit(cache=True)
+@leaf
 def _equal(a, b):
     for w in range(WORDS):
         if a[w] != b[w]:
@@ -119,7 +120,7 @@ def _stale(key, epoch):
     return ((key >> np.uint64(1)) & np.uint64(0x7FFFFFFF)) != np.uint64(epoch)
 
 
-@njit(cache=True)
+@leaf
 def _tt_enter(keys, encs, size, h, epoch, enc, pin):
     """Look the state up among the first ``size`` slots; if it is absent, enter it (pinned if
     ``pin``: a state of the current line, which no other state may replace).  Returns FOUND,
@@ -148,7 +149,7 @@ def _tt_enter(keys, encs, size, h, epoch, enc, pin):
     return ENTERED_FREE if free >= 0 else ENTERED_OVER
 
 
-@njit(cache=True)
+@leaf
 def _tt_leave(keys, encs, size, h, epoch, enc):
     """The line leaves this state, which has lost: unpin its entry (enter it if it had no
     room when it was reached)."""
@@ -161,7 +162,7 @@ def _tt_leave(keys, encs, size, h, epoch, enc):
     return _tt_enter(keys, encs, size, h, epoch, enc, False)
 
 
-@njit(cache=True)
+@leaf
 def _tt_grow(keys, encs, size, epoch):
     """Double the part of the table this solve uses: the solve's entries whose hash has the
     new address bit move to the same place in the new upper half (free: no entry of this
@@ -170,7 +171,8 @@ def _tt_grow(keys, encs, size, epoch):
     for i in range(size):
         if keys[i] & bit and not _stale(keys[i], epoch):
             keys[i + size] = keys[i]
-            encs[i + size, :] = encs[i, :]
+            for w in range(encs.shape[1]):
+                encs[i + size, w] = encs[i, w]
             keys[i] = np.uint64(0)
     return 2 * size
 
@@ -200,7 +202,7 @@ def _dead(piles, ln):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf, at):
     """Write the moves of this state into ``buf[at:]``; return how many.  The search tries them
     last to first, as quagnes does: pile 7's foundation move, its runs longest first, ..., the
@@ -275,7 +277,7 @@ def _shift_run(piles, ln, src, dst, k):
     ln[src] -= k
 
 
-@njit(cache=True)
+@leaf
 def _apply(piles, ln, hid, found, stock, deck, m):
     """Play move ``m``; return (new stock, undo info: the card moved or -1, +64 if it flipped)."""
     kind = m & 3
@@ -301,7 +303,7 @@ def _apply(piles, ln, hid, found, stock, deck, m):
     return stock, info
 
 
-@njit(cache=True)
+@leaf
 def _undo(piles, ln, hid, found, stock, m, info):
     """Take back move ``m`` played with undo ``info``; return the stock size."""
     kind = m & 3

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from solvers.agnes.kernel import _apply, _encode, _gen, _undo
+from solvers.jit import leaf
 
 MAX_PLAY = 1000   # moves in one game; a longer game counts as lost
 CAREFUL, HASTY = 0, 1
@@ -37,7 +38,7 @@ DIG = 15          # the most covering cards progress tells apart
 WON = 52 * (DIG + 1)   # the progress of a won game (51 cards home make at most WON - 1)
 
 
-@njit(cache=True)
+@leaf
 def _progress(piles, ln, found):
     """How far the game is: 16 per card on the foundations, plus 15 less the fewest cards
     covering a card that could go on a foundation next (none in the tableau: 0)."""
@@ -51,7 +52,7 @@ def _progress(piles, ln, found):
     return score * (DIG + 1) + DIG - cover
 
 
-@njit(cache=True)
+@leaf
 def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
     """The careful player's tableau move among ``buf[:n]`` (no foundation move among them),
     played; False if it has none (no deal left either)."""
@@ -87,7 +88,7 @@ def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _advance(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, split, player,
              target, buf, scratch, enc):
     """Play until the game's progress reaches ``target`` (True) or the game is lost (False).

@@ -77,6 +77,7 @@ least as much as any other line from it, so skipping it still loses nothing.
 import numpy as np
 from numba import njit
 
+from solvers.jit import leaf
 from solvers.timing import now
 
 EXHAUSTED, WON, LIMIT = 0, 1, 2
@@ -87,7 +88,7 @@ MAX_MOVES = 16
 HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
 
 
-@njit(cache=True)
+@leaf
 def locked(board, n):
     """Cards locked from the first column: a Two and its consecutive same-suit successors."""
     total = 0
@@ -103,7 +104,7 @@ def locked(board, n):
     return total
 
 
-@njit(cache=True)
+@leaf
 def _run(board, n, row, two):
     """Locked cards of ``row`` if ``two`` stood in its first cell."""
     base = row * n
@@ -113,7 +114,7 @@ def _run(board, n, row, two):
     return k
 
 
-@njit(cache=True)
+@leaf
 def _open_column(board, n):
     """Whether a first-column cell is a gap."""
     for row in range(4):
@@ -122,7 +123,7 @@ def _open_column(board, n):
     return False
 
 
-@njit(cache=True)
+@leaf
 def _hop_possible(board, n):
     """Whether a Two in the first column could move to a first-column gap."""
     two = False
@@ -132,7 +133,7 @@ def _hop_possible(board, n):
     return two and _open_column(board, n)
 
 
-@njit(cache=True)
+@leaf
 def _phase_two(board, n):
     """Whether the four Twos fill the first column (no Two can move again)."""
     for row in range(4):
@@ -142,7 +143,7 @@ def _phase_two(board, n):
     return True
 
 
-@njit(cache=True)
+@leaf
 def _pack_column(board, n):
     """The four first-column cells, 6 bits each."""
     out = np.int64(0)
@@ -151,7 +152,7 @@ def _pack_column(board, n):
     return out
 
 
-@njit(cache=True)
+@leaf
 def _gen_moves(board, pos, gaps, n, hops_ok, src, dst, arr):
     """Fill ``src``/``dst`` with the legal moves (card cell -> gap cell); return their count.
     ``hops_ok``: a Two in the first column may move to another first-column gap."""
@@ -176,7 +177,7 @@ def _gen_moves(board, pos, gaps, n, hops_ok, src, dst, arr):
     return m
 
 
-@njit(cache=True)
+@leaf
 def _safe_move(board, n, free, src, dst, arr, m):
     """Index of a *safe* move among the ``m`` moves of a phase-two layout, or -1.
 
@@ -205,7 +206,7 @@ def _safe_move(board, n, free, src, dst, arr, m):
     return -1
 
 
-@njit(cache=True)
+@leaf
 def _only_safe(board, n, free, src, dst, arr, m):
     """Keep only a safe move of a phase-two layout, if it has one (moved to the front); return
     the number of moves kept."""
@@ -220,7 +221,7 @@ def _only_safe(board, n, free, src, dst, arr, m):
     return 1
 
 
-@njit(cache=True)
+@leaf
 def _z_mask(board, n):
     """Rows whose first cell holds a Two or a gap."""
     mask = 0
@@ -231,7 +232,7 @@ def _z_mask(board, n):
     return mask
 
 
-@njit(cache=True)
+@leaf
 def _gen_class_moves(board, pos, gaps, n, free, src, dst, arr, tmp):
     """The arranged moves of a class whose ``free`` rows may hold their Twos and gaps in any
     order (see the module docstring); no hops.  ``tmp``: scratch (see ``search``)."""
@@ -286,7 +287,7 @@ def _gen_class_moves(board, pos, gaps, n, free, src, dst, arr, tmp):
     return m
 
 
-@njit(cache=True)
+@leaf
 def _best_assignment(gain, k, tmp):
     """The most total ``gain[i, order[i]]`` over the orders of ``k`` items; that order is left
     in ``tmp[12:12 + k]``."""
@@ -301,7 +302,8 @@ def _best_assignment(gain, k, tmp):
             total += gain[i, order[i]]
         if total > best:
             best = total
-            best_order[:] = order
+            for c in range(k):
+                best_order[c] = order[c]
         i = k - 2
         while i >= 0 and order[i] > order[i + 1]:
             i -= 1
@@ -318,7 +320,7 @@ def _best_assignment(gain, k, tmp):
             hi -= 1
 
 
-@njit(cache=True)
+@leaf
 def _class_locked(board, n, free, tmp, gain):
     """The most locked cards over the orders of the ``free`` rows' first cells, and that order
     (the packed first column, -1 if the layout's own is best)."""
@@ -356,7 +358,7 @@ def _class_locked(board, n, free, tmp, gain):
     return fixed + best, packed
 
 
-@njit(cache=True)
+@leaf
 def _free_after(board, n, free, was_open, t):
     """The free rows after a move into cell ``t``: an open column's rows with a Two or a gap;
     the same when a column just closed (every order of its Twos was reachable); else the rows
@@ -368,7 +370,7 @@ def _free_after(board, n, free, was_open, t):
     return free
 
 
-@njit(cache=True)
+@leaf
 def _set_cell(board, pos, key, word, mul, n, c, v):
     """Write card ``v`` (0: a gap) into cell ``c``, keeping ``pos`` and the key up to date."""
     old = board[c]
@@ -379,7 +381,7 @@ def _set_cell(board, pos, key, word, mul, n, c, v):
         pos[v] = c
 
 
-@njit(cache=True)
+@leaf
 def _arrange(board, pos, gaps, key, word, mul, n, packed, tmp):
     """Set the first column to ``packed`` (a rearrangement of its Twos and gaps)."""
     filled = tmp[32:36]  # gaps of the column that get a Two
@@ -407,7 +409,7 @@ def _arrange(board, pos, gaps, key, word, mul, n, packed, tmp):
             _set_cell(board, pos, key, word, mul, n, c, v)
 
 
-@njit(cache=True)
+@leaf
 def _move(board, pos, gaps, key, word, mul, n, src, dst):
     """Move the card at ``src`` into the gap at ``dst`` (its own undo with the cells swapped)."""
     card = board[src]
@@ -422,11 +424,12 @@ def _move(board, pos, gaps, key, word, mul, n, src, dst):
     key[word[dst]] += digit * mul[dst]
 
 
-@njit(cache=True)
+@leaf
 def _class_key(board, key, word, mul, n, free, shift, out, tmp):
     """The table key of the layout's class: the free rows' first cells sorted, and the free
     rows in the last word's bits from ``shift``."""
-    out[:] = key
+    for w in range(key.shape[0]):
+        out[w] = key[w]
     out[-1] |= np.uint64(free) << shift
     if free == 0:
         return
@@ -451,13 +454,13 @@ def _class_key(board, key, word, mul, n, free, shift, out, tmp):
         out[word[c]] += np.uint64(new - new // n) * mul[c]
 
 
-@njit(cache=True)
+@leaf
 def _commute(s1, t1, s2, t2):
     """Whether two legal moves stay legal after each other and reach the same layout."""
     return s1 != s2 and t1 != t2 and s1 != t2 - 1 and s2 != t1 - 1
 
 
-@njit(cache=True)
+@leaf
 def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
     """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full.  With
     ``dominance`` (a hop-budget pass) the last word's bits from ``shift`` hold the fewest hops
@@ -489,13 +492,14 @@ def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
         slot = (slot + 1) & mask
     if states >= max_states:
         return 2
-    keys[slot, :] = key
+    for w in range(last + 1):
+        keys[slot, w] = key[w]
     if dominance:
         keys[slot, last] |= np.uint64(hops) << shift
     return 1
 
 
-@njit(cache=True)
+@leaf
 def _row_bound(board, n, mobile, any_two, base, first):
     """Locked cards the row at ``base`` can reach with ``first`` in its first cell (see
     ``_upper_bound``)."""
@@ -521,7 +525,7 @@ def _row_bound(board, n, mobile, any_two, base, first):
     return k
 
 
-@njit(cache=True)
+@leaf
 def _mobility(board, pos, n, movable_twos, mobile, free, tmp):
     """``mobile``: the least fixed point of "may move again" (see ``_upper_bound``), by
     propagation from the cards that can move now."""
@@ -579,7 +583,7 @@ def _mobility(board, pos, n, movable_twos, mobile, free, tmp):
                 top += 1
 
 
-@njit(cache=True)
+@leaf
 def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
     """An upper bound on the locked cards of every layout reachable from this one, or from any
     order of the ``free`` rows' Twos if the first column has no gap.
@@ -618,7 +622,7 @@ def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
     return total
 
 
-@njit(cache=True)
+@leaf
 def _reach_bound(board, pos, n, free, reach, tmp, gain):
     """An upper bound on the locked cards of every layout reachable from this one (movable
     Twos), or from any order of its ``free`` rows' first cells, from the cells each card can
@@ -681,7 +685,7 @@ def _reach_bound(board, pos, n, free, reach, tmp, gain):
     return _best_assignment(gain, 4, tmp)
 
 
-@njit(cache=True)
+@leaf
 def _first_cells(code, p, n, firsts):
     """The cells a card may stand in now: any free row's first cell for a Two in one."""
     if code % n == 1 and (firsts >> p) & 1:
@@ -689,7 +693,7 @@ def _first_cells(code, p, n, firsts):
     return np.int64(1) << p
 
 
-@njit(cache=True)
+@leaf
 def _reach_run(reach, n, row, two):
     """Locked cards the row can reach with ``two`` in its first cell: up to the first cell
     whose right card cannot reach it."""
@@ -699,7 +703,7 @@ def _reach_run(reach, n, row, two):
     return k
 
 
-@njit(cache=True)
+@leaf
 def _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free, tmp,
          gain, best):
     """Whether a bound shows that nothing reachable from the layout beats ``best``: the

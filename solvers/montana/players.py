@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.jit import leaf
 from solvers.montana.kernel import MAX_MOVES, _gen_moves, _run, locked
 from solvers.timing import now
 
@@ -27,7 +28,7 @@ DONE, LIMIT = 0, 1
 DEAD, SAFE = 0, 1  # the classes of a move
 
 
-@njit(cache=True)
+@leaf
 def _hash(key):
     h = np.uint64(0x243F6A8885A308D3)
     for w in range(key.shape[0]):
@@ -36,7 +37,7 @@ def _hash(key):
     return h
 
 
-@njit(cache=True)
+@leaf
 def _slot(keys, stamp, gen, key):
     """The slot holding ``key``, or the empty slot where it would go (``stamp`` tells)."""
     mask = keys.shape[0] - 1
@@ -54,14 +55,14 @@ def _slot(keys, stamp, gen, key):
     return slot
 
 
-@njit(cache=True)
+@leaf
 def _row_home(board, n, row):
     """The row is locked to its King: a Two first and its suit in order after it."""
     first = board[row * n]
     return first != 0 and first % n == 1 and _run(board, n, row, first) == n - 1
 
 
-@njit(cache=True)
+@leaf
 def _moves(board, pos, n, gaps, arr, src, dst, cls):
     """The legal moves (the kernel's, card cell -> gap cell) and the class of each; their
     count.  ``gaps`` and ``arr`` are scratch."""
@@ -78,7 +79,7 @@ def _moves(board, pos, n, gaps, arr, src, dst, cls):
     return m
 
 
-@njit(cache=True)
+@leaf
 def _move(board, pos, key, word, mul, n, s, t):
     """Move the card at ``s`` into the gap at ``t`` (its own undo with the cells swapped)."""
     card = board[s]
@@ -103,7 +104,7 @@ def _setup(board0, n, word, mul, words):
     return board, pos, key
 
 
-@njit(cache=True)
+@leaf
 def _value(cls, m, kid, weights, j):
     """Player ``j``'s chance from a layout whose moves have classes ``cls[:m]`` and whose
     children player ``j`` wins with chances ``kid[:m, j]``."""

@@ -15,7 +15,8 @@ from pathlib import Path
 
 #: The files the compiled search is made from (this one holds its signature), relative to the
 #: ``solvers`` package.
-SOURCES = ("stacksquared/kernel.py", "stacksquared/codes.py", "stacksquared/aot.py", "timing.py")
+SOURCES = ("stacksquared/kernel.py", "stacksquared/codes.py", "stacksquared/aot.py", "timing.py",
+           "jit.py")
 
 #: ``kernel.solve_search``'s signature (see its docstring).
 SIGNATURE = ("Tuple((i8, i8, i8[:], i8[:], i8, i8))"

@@ -22,6 +22,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from solvers.jit import leaf
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT,  # noqa: F401
                                         PERTURBED, PORTFOLIO, ROW_MAJOR, STATE_LIMIT,
                                         TIME_LIMIT)
@@ -61,7 +62,7 @@ def lowest_bit(x):
     return _trailing_zeros(x)
 
 
-@njit(cache=True)
+@leaf
 def component(start, within, adjacent):
     """The connected component of cell ``start`` inside the cell mask ``within``."""
     reached = ONE << np.uint64(start)
@@ -75,7 +76,7 @@ def component(start, within, adjacent):
     return reached
 
 
-@njit(cache=True)
+@leaf
 def compat_adjacency(card, occupied, compat, work_adj):
     """Fill ``work_adj[a]`` with the occupied cells whose top may merge with cell a's top."""
     rest = occupied
@@ -92,7 +93,7 @@ def compat_adjacency(card, occupied, compat, work_adj):
         work_adj[a] = mask
 
 
-@njit(cache=True)
+@leaf
 def split_off(cls, work_adj, line):
     """The component of the class's first cell in the compatibility graph induced on the
     class, or, when that is the whole class, in the shared-line graph induced on it."""
@@ -115,7 +116,7 @@ def top_cards(card, occupied):
     return tops
 
 
-@njit(cache=True)
+@leaf
 def cannot_merge(card, occupied, line, compat):
     """True when the stacks can never become one (see the module docstring): the compatibility
     graph of the top cards, or the shared-line graph of the occupied cells, is not connected.
@@ -127,7 +128,7 @@ def cannot_merge(card, occupied, line, compat):
     return component(lowest_bit(occupied), occupied, line) != occupied
 
 
-@njit(cache=True)
+@leaf
 def partition_bound(card, size, occupied, line, compat, single, work_adj, work_stack):
     """Upper bound on the score reachable from this position (see module docstring).
 
@@ -137,7 +138,7 @@ def partition_bound(card, size, occupied, line, compat, single, work_adj, work_s
     return class_bound(size, occupied, line, single, work_adj, work_stack)
 
 
-@njit(cache=True)
+@leaf
 def class_bound(size, occupied, line, single, work_adj, work_stack):
     """``partition_bound`` once ``work_adj`` holds the compatibility adjacency of the tops."""
     bound = 0
@@ -180,7 +181,7 @@ def state_hash(key):
     return h
 
 
-@njit(cache=True)
+@leaf
 def pack_state(card, size, with_sizes, key):
     """Pack the tops (and sizes) into ``key``: one byte a cell for the card, one for the size."""
     key[:] = 0
@@ -200,7 +201,7 @@ def rank_of_move(mover_line, mover_partners, dest_partners):
     return (mover_line + dest_partners) * 64 - mover_partners
 
 
-@njit(cache=True)
+@leaf
 def generate_moves(card, occupied, line, compat, order_moves, move_from, move_to, move_rank, base):
     """Write the legal moves (mover cell, destination cell) at ``base``; return how many.
 
@@ -260,7 +261,7 @@ EXPLORED = np.uint64(1)   # searched, or being searched by the current run
 REOPENED = np.uint64(2)   # entered by a run that a restart stopped: not known to be searched
 
 
-@njit(cache=True)
+@leaf
 def group_cells(card, occupied, suit_cells, rank_cells):
     """Fill the masks of the occupied cells by the suit and by the rank of their top card."""
     suit_cells[:] = 0
@@ -283,7 +284,7 @@ def partner_cells(x, suit_cells, rank_cells):
             | rank_cells[r + np.uint64(2)])
 
 
-@njit(cache=True)
+@leaf
 def partner_component(start, within, card, suit_cells, rank_cells):
     """``component`` in the compatibility graph of the tops, its adjacency read off the masks."""
     reached = ONE << np.uint64(start)
@@ -297,7 +298,7 @@ def partner_component(start, within, card, suit_cells, rank_cells):
     return reached
 
 
-@njit(cache=True)
+@leaf
 def score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj, work_stack):
     """``partition_bound`` for the maximum score, its adjacency read off the masks."""
     rest = occupied
@@ -315,7 +316,7 @@ def set_byte(key, i, value):
     key[i >> 3] = (key[i >> 3] & ~(np.uint64(255) << shift)) | (np.uint64(value) << shift)
 
 
-@njit(cache=True)
+@leaf
 def memo_find(table, key, mask):
     """The slot of ``key`` in the memo, or the empty slot where it would go.  A row of
     ``table`` is a key's words with the entry's status in the top bits of the first."""
@@ -350,7 +351,7 @@ def memo_grow(table):
     return grown
 
 
-@njit(cache=True)
+@leaf
 def ranked_moves(card, occupied, line, suit_cells, rank_cells, degree, slab, base, shuffle):
     """Write the legal moves at ``slab[base:]`` as ``key << 12 | mover << 6 | destination``;
     return how many.  The key is 64 times ``rank_of_move`` (shifted to be positive), so that

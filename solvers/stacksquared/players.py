@@ -31,6 +31,7 @@ of the step's tries, summed over the steps), times K / (K - 1) for K first-move 
 import numpy as np
 from numba import njit
 
+from solvers.jit import leaf
 from solvers.stacksquared.kernel import cannot_merge, generate_moves
 from solvers.stacksquared.tree import (OPEN, WINS, decide, move_slabs, occupancy, play_tops,
                                        take_back_tops)
@@ -39,7 +40,7 @@ from solvers.stacksquared.tree import (OPEN, WINS, decide, move_slabs, occupancy
 MAX_TRIES = 16
 
 
-@njit(cache=True)
+@leaf
 def alive(card, occupied, stacks, depth, line, compat, move_from, move_to, move_rank):
     """One stack, or not dead and (``depth`` 0 or some move leads to a position alive at
     ``depth - 1``): the position is not provably lost within ``depth`` moves."""
@@ -64,7 +65,7 @@ def alive(card, occupied, stacks, depth, line, compat, move_from, move_to, move_
     return False
 
 
-@njit(cache=True)
+@leaf
 def choose(card, occupied, stacks, look, line, compat, move_from, move_to, move_rank,
            kept):
     """The move (mover cell, destination cell) a player of look-ahead ``look`` picks; (-1, -1)

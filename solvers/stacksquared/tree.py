@@ -28,6 +28,7 @@ children of winnable states.
 import numpy as np
 from numba import njit
 
+from solvers.jit import leaf
 from solvers.stacksquared.kernel import (cannot_merge, generate_moves, pack_state, popcount,
                                          set_byte, state_hash)
 
@@ -97,7 +98,7 @@ def take_back_tops(card, occupied, a, b, undo):
     return occupied | (ONE << np.uint64(a))
 
 
-@njit(cache=True)
+@leaf
 def lookup(slots, keys, key, mask):
     """The slot where ``key`` is (slots[slot] >= 0) or would go (slots[slot] == -1)."""
     slot = state_hash(key) & mask
