@@ -359,6 +359,14 @@ def test_the_exact_filter_starts_early_enough_on_6x6():
     assert difficulty.estimated_hardness(deal, difficulty.DEFAULT_BUDGET) < floor - 3
 
 
+def test_no_master_cut_lies_on_the_floor():
+    """Master is the hardest 0.1% of random deals: if 0.1% of a grid's calibration deals had
+    estimates at the floor (no particle survived), a master grade would mean only that."""
+    floor = -math.log10(difficulty.FLOOR)
+    for rows, cols in ((3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (6, 6)):
+        assert load(GAME, Grid(rows, cols))["cuts"]["master"] < floor - 1
+
+
 def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
     """10,000 deals tell master apart on every shipped grid."""
     from puzzlegen.grading import offered
