@@ -110,10 +110,7 @@ class Decider:
         self.line = line_masks(deal.rows, deal.cols)
         self.compat = compat_masks()
         self.max_states = max_states
-        width = (self.n + 7) >> 3
-        self.keys = np.zeros((1024, width), dtype=np.uint64)
-        self.status = np.zeros(1024, dtype=np.int8)
-        self.slots = np.full(2048, -1, dtype=np.int64)
+        self.table = tree.decision_table((self.n + 7) >> 3)
         self.count = 0
         self.path = np.zeros(self.n, dtype=np.int64)
 
@@ -125,10 +122,9 @@ class Decider:
         for i, c in enumerate(card):
             if c >= 0:
                 occupied |= 1 << i
-        result, self.keys, self.status, self.slots, self.count, length = tree.decide(
+        result, self.table, self.count, length = tree.decide(
             card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
-            not reference, self.keys, self.status, self.slots, self.count, self.max_states,
-            self.path)
+            not reference, self.table, self.count, self.max_states, self.path)
         if result == tree.OPEN:
             raise LimitReached(f"the decision search stored {self.max_states} states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
@@ -137,9 +133,9 @@ class Decider:
                    exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, ...]:
         """Per-move survival shares, surviving tries and between-lineage variances of a player
         (``players.win_chance``), on this table."""
-        steps, hits, self.keys, self.status, self.slots, self.count, lineage = kernels.win_chance(
+        steps, hits, self.table, self.count, lineage = kernels.win_chance(
             card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
-            self.keys, self.status, self.slots, self.count, self.max_states, self.path)
+            self.table, self.count, self.max_states, self.path)
         if steps[0] < 0:
             raise LimitReached(f"the decision search stored {self.max_states} states")
         return steps, hits, lineage

@@ -94,8 +94,8 @@ def choose(card, occupied, stacks, look, line, compat, move_from, move_to, move_
 
 
 @njit(cache=True)
-def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, compat, keys,
-               status, slots, count, max_states, path):
+def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, compat, table,
+               count, max_states, path):
     """Sequential Monte Carlo (module docstring) from the winnable deal ``card0``; a position
     of more than ``exact_stacks`` stacks, unless it has exactly ``also_exact`` (-1: none), is
     only checked for being dead (a lost but undead particle lives on until a later check
@@ -105,12 +105,12 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
     ``particles // 2`` tries have survived or ``MAX_TRIES * particles`` tries were made; its
     survival share is then (hits - 1) / (tries - 1), or hits / tries at the cap: the unbiased
     estimate for that sampling plan (Girshick, Mosteller and Savage 1946), so a step that few
-    moves survive (a forced move in a crowd) is still measured.  Returns ``(steps, hits, keys,
-    status, slots, count, lineage)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries
+    moves survive (a forced move in a crowd) is still measured.  Returns ``(steps, hits, table,
+    count, lineage)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries
     of move t, for t = 0 .. stacks - 2 (0 after a step no try survived), ``lineage[t]`` the
     between-Eve variance of the log of the product of the shares up to move t (module
     docstring), or ``steps[0] = -1`` when the decision search reached ``max_states`` (no
-    estimate).  The decision table is shared.
+    estimate).  The decision table (``tree.decide``) is shared.
     """
     np.random.seed(seed)
     n = card0.shape[0]
@@ -153,12 +153,11 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
             if stacks - 1 > exact_stacks and stacks - 1 != also_exact:
                 survives = not cannot_merge(card, after, line, compat)
             else:
-                result, keys, status, slots, count, _ = decide(
-                    card, after, stacks - 1, line, compat, True, keys, status, slots, count,
-                    max_states, path)
+                result, table, count, _ = decide(card, after, stacks - 1, line, compat, True,
+                                                 table, count, max_states, path)
                 if result == OPEN:
                     steps[0] = -1.0
-                    return steps, hits, keys, status, slots, count, lineage
+                    return steps, hits, table, count, lineage
                 survives = result == WINS
             if survives:
                 pool_cards[alive_count] = card
@@ -191,4 +190,4 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
             cards[j] = pool_cards[src]
             occupied[j] = pool_occupied[src]
             eve[j] = pool_eve[src]
-    return steps, hits, keys, status, slots, count, lineage
+    return steps, hits, table, count, lineage

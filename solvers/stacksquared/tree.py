@@ -29,8 +29,9 @@ import numpy as np
 from numba import njit
 
 from solvers.jit import leaf
-from solvers.stacksquared.kernel import (cannot_merge, generate_moves, pack_state, popcount,
-                                         set_byte, state_hash)
+from solvers.stacksquared.kernel import (KEY_BITS, STATUS_SHIFT, cannot_merge, generate_moves,
+                                         memo_find, memo_grow, pack_state, popcount, set_byte,
+                                         state_hash)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -308,68 +309,84 @@ def mistakes(keys, win, line, compat):
     return lost
 
 
-# Status of a state in the decision table of ``decide``.
+# What ``decide`` answers for a position; the decision table stores it plus one in the two top
+# bits of a row's first word (``kernel.STATUS_SHIFT``), so that a stored row is never all zero.
 OPEN = 0
 WINS = 1
 LOSES = 2
 
 
-@njit(cache=True)
-def insert(keys, status, slots, count, slot, key):
-    """Store ``key`` at the free ``slot``; returns the (maybe regrown) table and the new id."""
-    if count == keys.shape[0]:
-        keys = grow(keys, 2 * count)
-        status = grow(status, 2 * count)
-    keys[count] = key
-    slots[slot] = count
-    count += 1
-    if count * 10 >= slots.shape[0] * 7:
-        slots = rehash(keys, count, 2 * slots.shape[0])
-    return keys, status, slots, count, count - 1
+def decision_table(width: int, rows: int = 2048) -> np.ndarray:
+    """An empty decision table: ``rows`` (a power of two) rows of ``width`` key words."""
+    return np.zeros((rows, width), dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def status_of(first):
+    """The status of a stored row from its first word (OPEN for an empty row)."""
+    return np.int64(first >> STATUS_SHIFT) - 1 if first != ZERO else OPEN
+
+
+@njit(cache=True, inline="always")
+def set_status(table, slot, status):
+    """Give the row ``slot`` (its key stored) the status ``status``."""
+    table[slot, 0] = (table[slot, 0] & KEY_BITS) | (np.uint64(status + 1) << STATUS_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def store(table, slot, key):
+    """Store ``key`` in the empty row ``slot``, OPEN."""
+    for w in range(1, key.shape[0]):
+        table[slot, w] = key[w]
+    table[slot, 0] = key[0]
+    set_status(table, slot, OPEN)
 
 
 @njit(cache=True)
-def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slots, count,
-           max_states, path):
+def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_states, path):
     """Whether one stack is reachable from ``card``: a memoised depth-first search that stops at
-    the first single stack, sharing the table (``keys``, ``status``, ``slots``, ``count``) with
-    earlier calls.  Moves come in reference order, or with ``order_moves`` in the solver's
-    most-promising-first order (same answer, found sooner).  Returns ``(result, keys, status,
-    slots, count, length)``: result WINS, LOSES or OPEN when the state limit stopped it; on WINS
+    the first single stack, sharing the decision table (``table``, ``count`` positions stored,
+    open addressing on the packed tops as the solver's memo, ``kernel.memo_find``) with earlier
+    calls.  Moves come in reference order, or with ``order_moves`` in the solver's
+    most-promising-first order (same answer, found sooner).  Returns ``(result, table, count,
+    length)``: result WINS, LOSES or OPEN when the state limit stopped it; on WINS
     ``path[:length]`` holds the moves played (mover cell * 64 + destination cell),
     reconstructed from the search stack.
     """
     n = card.shape[0]
-    width = keys.shape[1]
+    width = table.shape[1]
     card = card.copy()
     size = np.zeros(n, dtype=np.int64)
     key = np.zeros(width, dtype=np.uint64)
     pack_state(card, size, False, key)
-    slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
-    if slots[slot] >= 0 and status[slots[slot]] != OPEN:
-        return status[slots[slot]], keys, status, slots, count, 0
+    mask = np.uint64(table.shape[0] - 1)
+    slot = memo_find(table, key, mask)
+    known = status_of(table[slot, 0])
+    if known != OPEN:
+        return known, table, count, 0
     if stacks == 1:
-        return WINS, keys, status, slots, count, 0
+        return WINS, table, count, 0
     if cannot_merge(card, occupied, line, compat):
-        return LOSES, keys, status, slots, count, 0
+        return LOSES, table, count, 0
     per_level = most_moves(line)
     move_from, move_to, move_rank = move_slabs(stacks + 1, per_level)
     cursor = np.zeros(stacks + 1, dtype=np.int64)
     end = np.zeros(stacks + 1, dtype=np.int64)
-    sid_at = np.zeros(stacks + 1, dtype=np.int64)
+    slot_at = np.zeros(stacks + 1, dtype=np.int64)
+    key_at = np.zeros((stacks + 1, width), dtype=np.uint64)   # to find the rows after a regrowth
     undo_card = np.zeros(stacks + 1, dtype=np.int8)
-    sid = slots[slot]
-    if sid < 0:
-        keys, status, slots, count, sid = insert(keys, status, slots, count, slot, key)
-    sid_at[0] = sid
-    status[sid] = OPEN
+    if table[slot, 0] == ZERO:
+        store(table, slot, key)
+        count += 1
+    slot_at[0] = slot
+    key_at[0] = key
     depth = 0
     end[0] = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
                             move_rank, 0)
     result = LOSES
     while True:
         if cursor[depth] >= end[depth]:
-            status[sid_at[depth]] = LOSES
+            set_status(table, slot_at[depth], LOSES)
             if depth == 0:
                 break
             depth -= 1
@@ -390,24 +407,28 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
         known = LOSES
         # A dead position is recognised from its tops alone: it is never stored.
         if not cannot_merge(card, occupied, line, compat):
-            slot = lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))
-            child = slots[slot]
-            if child >= 0:
-                known = status[child]
-            else:
+            slot = memo_find(table, key, mask)
+            known = status_of(table[slot, 0])
+            if table[slot, 0] == ZERO:
                 if max_states >= 0 and count >= max_states:
                     result = OPEN
                     break
-                keys, status, slots, count, child = insert(keys, status, slots, count, slot, key)
-                known = OPEN
-                status[child] = OPEN
+                store(table, slot, key)
+                count += 1
+                if count * 10 >= table.shape[0] * 7:
+                    table = memo_grow(table)
+                    mask = np.uint64(table.shape[0] - 1)
+                    for d in range(depth + 1):
+                        slot_at[d] = memo_find(table, key_at[d], mask)
+                    slot = memo_find(table, key, mask)
         if known == WINS:
             result = WINS
             depth += 1
             break
         if known == OPEN:
             depth += 1
-            sid_at[depth] = child
+            slot_at[depth] = slot
+            key_at[depth] = key
             cursor[depth] = depth * per_level
             end[depth] = cursor[depth] + generate_moves(card, occupied, line, compat, order_moves,
                                                         move_from, move_to, move_rank,
@@ -419,10 +440,10 @@ def decide(card, occupied, stacks, line, compat, order_moves, keys, status, slot
     if result == WINS:
         length = depth
         for d in range(depth):
-            status[sid_at[d]] = WINS
+            set_status(table, slot_at[d], WINS)
             i = cursor[d] - 1
             path[d] = move_from[i] * 64 + move_to[i]
     elif result == OPEN:
         for d in range(depth + 1):
-            status[sid_at[d]] = OPEN
-    return result, keys, status, slots, count, length
+            set_status(table, slot_at[d], OPEN)
+    return result, table, count, length
