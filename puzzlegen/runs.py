@@ -32,6 +32,7 @@ a bar on a terminal, otherwise a line every ``progress_every`` seconds.
 """
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -240,10 +241,16 @@ class _Dask:
         self.scheduler = scheduler
         logging.getLogger("distributed").setLevel(logging.CRITICAL)   # errors reach us as such
         if scheduler:
+            failure = None
             try:
                 self.client = Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
-                raise BadInput(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+                failure = f"cannot reach the Dask scheduler at {scheduler}: {exc}"
+            if failure:
+                # The half-made Client lives on in a reference cycle; closed by a later
+                # collection inside another Client's start, it deadlocks on Dask's loop lock.
+                gc.collect()
+                raise BadInput(failure)
         else:
             self.cluster = _local_cluster(jobs)
             self.client = Client(self.cluster)

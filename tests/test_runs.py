@@ -1,6 +1,7 @@
 """The run engine in this process: order, per-deal files, resume and its checks, progress lines,
 and the win-rate summary every game shares.  (Runs on Dask workers, Ctrl-C and kills:
 tests/test_runs_cluster.py.)"""
+import gc
 import json
 from functools import partial
 
@@ -123,6 +124,10 @@ def test_run_options_through_the_command_line(tmp_path):
     bad = CliRunner().invoke(cli, [*args[:-3], "--scheduler", "nowhere"])
     assert bad.exit_code == 2 and bad.output == "error: cannot reach the Dask scheduler at " \
         "nowhere: missing port number in address 'nowhere'\n"
+    # No half-made Client is left for a later collection to close inside another Client's
+    # start, where its close waits on the same lock (a 300 s hang in CI).
+    from distributed import Client
+    assert not any(isinstance(o, Client) for o in gc.get_objects())
     resumed = CliRunner().invoke(cli, [*args, "--resume"])
     assert _untimed(json.loads(resumed.output)) == _untimed(json.loads(first.output))
 
