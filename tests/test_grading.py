@@ -350,12 +350,14 @@ def test_levels_follow_the_calibration_cuts():
 
 
 def test_the_exact_filter_starts_early_enough_on_6x6():
-    """On 6x6 the players' exact filter starts at 16 stacks: at 14, every look3 particle of
-    seed 1 is already lost when the first check comes, and the estimate is 0 (hardness FLOOR)."""
+    """On 6x6 the players' exact filter starts at 16 stacks: at 14, every one of 48 look3
+    particles of seed 1 is already lost when the first check comes, and the estimate is 0
+    (hardness FLOOR).  The level player's 384 particles start it at 14."""
     deal = Deal.from_seed(1, 6, 6)
     assert difficulty.filter_start(16) == 14 and difficulty.filter_start(36) == 16
+    assert difficulty.filter_start(36, level=True) == 14
     floor = -math.log10(difficulty.FLOOR)
-    assert difficulty.estimated_hardness(deal, Budget(exact_stacks=14)) == floor
+    assert difficulty.estimated_hardness(deal, Budget((0, 0, 0, 48), 14)) == floor
     assert difficulty.estimated_hardness(deal, difficulty.DEFAULT_BUDGET) < floor - 3
 
 

@@ -64,7 +64,7 @@ FLOOR = 1e-12
 class Budget:
     """Particles per player (in ``PLAYERS`` order; 0 skips the player; None: ``grid_particles``
     of the grid), the most stacks a position may have for the players' exact filter (None:
-    ``filter_start`` of the grid), and the decision table's state limit."""
+    ``filter_start`` of the grid and player), and the decision table's state limit."""
 
     particles: tuple[int, ...] | None = None
     exact_stacks: int | None = None
@@ -73,27 +73,37 @@ class Budget:
     def player_particles(self, deal: Deal) -> tuple[int, ...]:
         return grid_particles(deal.size) if self.particles is None else self.particles
 
-    def filter_stacks(self, deal: Deal) -> int:
-        return filter_start(deal.size) if self.exact_stacks is None else self.exact_stacks
+    def filter_stacks(self, deal: Deal, player: str) -> int:
+        """Where ``player``'s exact filter starts; the grid's own level-player setting goes
+        with the grid's own particles only."""
+        if self.exact_stacks is not None:
+            return self.exact_stacks
+        level = player == LEVEL_PLAYER and self.particles is None
+        return filter_start(deal.size, level)
 
 
-#: The level player's particles by grid size (cells) where 48 are too few: with 48, one deal's
-#: estimates spread (log10) by 0.36 on 4x5 and 0.46 on 5x5, as much as random deals differ; with
-#: 96 by 0.25 and 0.33 (200 deals, 4 estimates each; docs/design.md "How precise is a grade?").
-#: A grid's entry and its shipped calibration go together: change one, rebuild the other
-#: (``tests/test_grading.py`` replays calibration deals).
-LEVEL_PARTICLES = {20: 96, 25: 96}
+#: The level player's particles and where its exact filter starts, by grid size (cells), where
+#: 48 particles are too few: with 48, one deal's estimates spread (log10) by 0.36 on 4x5, 0.46
+#: on 5x5 and 0.66 on 6x6 (filter from 16 stacks), as much as random deals differ; with 96 by
+#: 0.25 and 0.33, and 6x6 with 384 from 14 stacks by 0.34 (docs/design.md "How precise is a
+#: grade?").  A grid's entry and its shipped calibration go together: change one, rebuild the
+#: other (``tests/test_grading.py`` replays calibration deals).
+LEVEL_SETTINGS = {20: (96, 14), 25: (96, 14), 36: (384, 14)}
 
 
 def grid_particles(cells: int) -> tuple[int, ...]:
     """The default particles of the players on a grid of ``cells`` cells."""
-    return (48, 24, 24, LEVEL_PARTICLES.get(cells, 48))
+    return (48, 24, 24, LEVEL_SETTINGS.get(cells, (48,))[0])
 
 
-def filter_start(cells: int) -> int:
-    """Where the players' exact filter starts: 14 stacks, 16 on grids above 25 cells.  On 6x6
-    at 14, every particle of a third of the deals is already lost when the first check comes
-    (7 of 20 deals estimated 0), at 16 none of 10 is; 16 costs 0.5-2.6 s a 6x6 deal."""
+def filter_start(cells: int, level: bool = False) -> int:
+    """Where the players' exact filter starts: 14 stacks, 16 on grids above 25 cells, or the
+    level player's own (``level``, ``LEVEL_SETTINGS``).  On 6x6 at 14, every particle of a
+    third of the deals is already lost when the first check comes for 48 particles (7 of 20
+    deals estimated 0), and still for 192 on 0.19% of the deals (19 of 10,000), which put the
+    master cut on the floor; 384 particles left no estimate at the floor on those 19 deals."""
+    if level and cells in LEVEL_SETTINGS:
+        return LEVEL_SETTINGS[cells][1]
     return 14 if cells <= 25 else 16
 
 
@@ -189,12 +199,13 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
         if particles <= 0:
             continue
         table, also_exact = decider, -1
-        if name == "random" and deal.size - halfway > budget.filter_stacks(deal):
+        exact_stacks = budget.filter_stacks(deal, name)
+        if name == "random" and deal.size - halfway > exact_stacks:
             # The halfway step comes before the exact filter: check it exactly too, on a table
             # of its own (these decisions are many and rarely shared with the other players).
             table, also_exact = Decider(deal, budget.states), deal.size - halfway
         steps, hits, lineage = table.win_chance(start, look, particles, stream_seed(deal, name),
-                                                 budget.filter_stacks(deal), also_exact)
+                                                 exact_stacks, also_exact)
         out[name] = estimate(steps, hits, lineage, particles)
         if name == "random":
             half = estimate(steps[:halfway], hits[:halfway], lineage[:halfway], particles)
@@ -277,7 +288,7 @@ def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
     particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
     stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
     return estimate(*decider.win_chance(start, look, particles, stream,
-                                        budget.filter_stacks(canon)), particles)
+                                        budget.filter_stacks(canon, LEVEL_PLAYER)), particles)
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
