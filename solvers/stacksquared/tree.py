@@ -316,9 +316,9 @@ WINS = 1
 LOSES = 2
 
 
-def decision_table(width: int, rows: int = 2048) -> np.ndarray:
-    """An empty decision table: ``rows`` (a power of two) rows of ``width`` key words."""
-    return np.zeros((rows, width), dtype=np.uint64)
+def decision_table(width: int) -> np.ndarray:
+    """An empty decision table: 2,048 rows (``memo_grow`` doubles them) of ``width`` key words."""
+    return np.zeros((2048, width), dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
