@@ -63,53 +63,35 @@ FLOOR = 1e-12
 @dataclass(frozen=True)
 class Budget:
     """Particles per player (in ``PLAYERS`` order; 0 skips the player; None: ``grid_particles``
-    of the grid), the most stacks a position may have for the players' exact filter (None:
-    ``filter_start`` of the grid and player), and the decision table's state limit."""
+    of the grid), the most stacks a position may have for the players' exact filter (before it
+    only dead positions are removed: ``players.win_chance``), and the decision table's state
+    limit.  The filter starts at 14 stacks: on 6x6, 48 look3 particles cost 0.23 s an estimate
+    from 14 and 1.28 s from 16, and none of 160 estimates was at the floor (25 Nov 2026)."""
 
     particles: tuple[int, ...] | None = None
-    exact_stacks: int | None = None
+    exact_stacks: int = 14
     states: int = 8_000_000
 
     def player_particles(self, deal: Deal) -> tuple[int, ...]:
         return grid_particles(deal.size) if self.particles is None else self.particles
 
-    def filter_stacks(self, deal: Deal, player: str) -> int:
-        """Where ``player``'s exact filter starts; the grid's own level-player setting goes
-        with the grid's own particles only."""
-        if self.exact_stacks is not None:
-            return self.exact_stacks
-        level = player == LEVEL_PLAYER and self.particles is None
-        return filter_start(deal.size, level)
 
-
-#: The level player's particles and where its exact filter starts, by grid size (cells), where
-#: 48 particles are too few: with 48, one deal's estimates spread (log10) by 0.36 on 4x5, 0.46
-#: on 5x5 and 0.66 on 6x6 (filter from 16 stacks), as much as random deals differ; with 96 by
-#: 0.25 and 0.33, and 6x6 with 384 from 14 stacks by 0.34 (docs/design.md "How precise is a
-#: grade?").  A grid's entry and its shipped calibration go together: change one, rebuild the
-#: other (``tests/test_grading.py`` replays calibration deals).
-LEVEL_SETTINGS = {20: (96, 14), 25: (96, 14), 36: (384, 14)}
+#: The level player's particles by grid size (cells), where 48 are too few: with 48, one deal's
+#: estimates spread (log10) by 0.36 on 4x5, 0.46 on 5x5 and 0.66 on 6x6 (before 25 Nov 2026),
+#: as much as random deals differ (docs/design.md "How precise is a grade?").  A grid's entry
+#: and its shipped calibration go together: change one, rebuild the other
+#: (``tests/test_grading.py`` replays calibration deals).
+LEVEL_PARTICLES = {20: 96, 25: 96, 36: 192}
 
 
 def grid_particles(cells: int) -> tuple[int, ...]:
     """The default particles of the players on a grid of ``cells`` cells."""
-    return (48, 24, 24, LEVEL_SETTINGS.get(cells, (48,))[0])
-
-
-def filter_start(cells: int, level: bool = False) -> int:
-    """Where the players' exact filter starts: 14 stacks, 16 on grids above 25 cells, or the
-    level player's own (``level``, ``LEVEL_SETTINGS``).  On 6x6 at 14, every particle of a
-    third of the deals is already lost when the first check comes for 48 particles (7 of 20
-    deals estimated 0), and still for 192 on 0.19% of the deals (19 of 10,000), which put the
-    master cut on the floor; 384 particles left no estimate at the floor on those 19 deals."""
-    if level and cells in LEVEL_SETTINGS:
-        return LEVEL_SETTINGS[cells][1]
-    return 14 if cells <= 25 else 16
+    return (48, 24, 24, LEVEL_PARTICLES.get(cells, 48))
 
 
 DEFAULT_BUDGET = Budget()
 #: The quick estimate (annealing's first look): the look3 player alone, few particles.
-QUICK = Budget((0, 0, 0, 16), None, 2_000_000)
+QUICK = Budget((0, 0, 0, 16), states=2_000_000)
 
 
 class Decider:
@@ -199,7 +181,7 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
         if particles <= 0:
             continue
         table, also_exact = decider, -1
-        exact_stacks = budget.filter_stacks(deal, name)
+        exact_stacks = budget.exact_stacks
         if name == "random" and deal.size - halfway > exact_stacks:
             # The halfway step comes before the exact filter: check it exactly too, on a table
             # of its own (these decisions are many and rarely shared with the other players).
@@ -288,7 +270,7 @@ def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
     particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
     stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
     return estimate(*decider.win_chance(start, look, particles, stream,
-                                        budget.filter_stacks(canon, LEVEL_PLAYER)), particles)
+                                        budget.exact_stacks), particles)
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,

@@ -11,7 +11,8 @@ positions, so every player keeps the winning moves among its candidates.
 the exact decision search (``tree.decide``) as the filter: particles play one move at a time;
 after move t the share of particles still in a winnable position estimates the chance p_t of
 staying winnable given that the player was winnable before; the survivors are resampled
-(systematic) back to the full count.  The product of the p_t is an unbiased estimate of the
+(systematic) back to the full count (before the first exact check, only the dead particles'
+places are refilled).  The product of the p_t is an unbiased estimate of the
 chance to win (each p_t is unbiased given the particles, see ``win_chance``), and the product
 of the first h of them, for the random player with h = n // 2, of the halfway solvability ratio
 (Neller and Ziegler: play randomly until half of the stacks are gone, then ask whether one
@@ -101,11 +102,16 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
     only checked for being dead (a lost but undead particle lives on until a later check
     removes it).
 
-    A step tries one move from a particle drawn at random, again and again, until
+    A checked step tries one move from a particle drawn at random, again and again, until
     ``particles // 2`` tries have survived or ``MAX_TRIES * particles`` tries were made; its
     survival share is then (hits - 1) / (tries - 1), or hits / tries at the cap: the unbiased
     estimate for that sampling plan (Girshick, Mosteller and Savage 1946), so a step that few
-    moves survive (a forced move in a crowd) is still measured.  Returns ``(steps, hits, table,
+    moves survive (a forced move in a crowd) is still measured; the survivors are resampled to
+    the full count.  An unchecked step, where nearly every particle survives, moves every
+    particle once (share hits / particles) and keeps every survivor in place, refilling only
+    the dead particles' places: resampling the whole population there at every move would
+    make the particles descend from a few first moves by the first check (drift), a noise
+    the Eve variance under-reports.  Returns ``(steps, hits, table,
     count, lineage)``: ``steps[t]`` the share and ``hits[t]`` the surviving tries
     of move t, for t = 0 .. stacks - 2 (0 after a step no try survived), ``lineage[t]`` the
     between-Eve variance of the log of the product of the shares up to move t (module
@@ -125,23 +131,26 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
         cards[j] = card0
         occupied[j] = occupied0
     wanted = max(2, particles // 2)
-    pool_cards = np.empty((wanted, n), dtype=np.int8)
-    pool_occupied = np.empty(wanted, dtype=np.uint64)
-    pool_eve = np.empty(wanted, dtype=np.int64)
-    eve_tries = np.zeros(wanted, dtype=np.int64)
-    eve_hits = np.zeros(wanted, dtype=np.int64)
-    influence = np.zeros(wanted, dtype=np.float64)
+    pool = max(wanted, particles)
+    pool_cards = np.empty((pool, n), dtype=np.int8)
+    pool_occupied = np.empty(pool, dtype=np.uint64)
+    pool_eve = np.empty(pool, dtype=np.int64)
+    eve_tries = np.zeros(pool, dtype=np.int64)
+    eve_hits = np.zeros(pool, dtype=np.int64)
+    influence = np.zeros(pool, dtype=np.float64)
     first_tries = first_fails = 0
     card = np.empty(n, dtype=np.int8)
     move_from, move_to, move_rank = move_slabs(look + 1, n * n)
     kept = np.zeros(n * n, dtype=np.int64)
     for t in range(stacks0 - 1):
         stacks = stacks0 - t
+        checked = stacks - 1 <= exact_stacks or stacks - 1 == also_exact
         alive_count = 0
         tries = 0
-        while alive_count < wanted and tries < MAX_TRIES * particles:
+        while (alive_count < wanted and tries < MAX_TRIES * particles if checked
+               else tries < particles):
             tries += 1
-            j = np.random.randint(particles)
+            j = np.random.randint(particles) if checked else tries - 1
             if t > 0:
                 eve_tries[eve[j]] += 1
             card[:] = cards[j]
@@ -150,7 +159,7 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
             if a < 0:
                 continue
             _, after = play_tops(card, occupied[j], a, b)
-            if stacks - 1 > exact_stacks and stacks - 1 != also_exact:
+            if not checked:
                 survives = not cannot_merge(card, after, line, compat)
             else:
                 result, table, count, _ = decide(card, after, stacks - 1, line, compat, True,
@@ -168,7 +177,7 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
                     eve_hits[eve[j]] += 1
                 alive_count += 1
         hits[t] = alive_count
-        if alive_count == wanted:
+        if checked and alive_count == wanted:
             steps[t] = (alive_count - 1) / (tries - 1)
         else:
             steps[t] = alive_count / tries
@@ -185,8 +194,9 @@ def win_chance(card0, look, particles, seed, exact_stacks, also_exact, line, com
             lineage[t] = (first_tries / (first_tries - 1)) * (
                 np.sum(influence ** 2) + first_fails / first_tries ** 2)
         u = np.random.random()
+        keep = 0 if checked else alive_count   # survivors that stay in place
         for j in range(particles):
-            src = int((j + u) * alive_count / particles)
+            src = j if j < keep else int((j - keep + u) * alive_count / (particles - keep))
             cards[j] = pool_cards[src]
             occupied[j] = pool_occupied[src]
             eve[j] = pool_eve[src]
