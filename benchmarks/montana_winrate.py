@@ -12,7 +12,9 @@ only lets it go on further), so a deal re-solved with ``--resolve-max-states`` g
 a whole run with that ``--max-states`` would get.  ``--resolved FILE`` keeps the re-solved
 deals as they finish, so a long re-solve continues where it stopped.  ``--check K`` re-solves
 the K decided deals that needed the most layouts and stops with an error unless their per-deal
-lines come out the same (seconds aside).  Later files win for a seed given twice, so a file of re-solved deals can
+lines come out the same (seconds aside).  ``--forget`` re-solves with a table that forgets
+layouts that cannot recur instead of stopping when full: a deal then gets what an unbounded
+table would give, unless it reaches ``--resolve-max-nodes`` moves.  Later files win for a seed given twice, so a file of re-solved deals can
 follow the chunks.  Prints the ``winrate --json`` summary of the merged deals (seed rules and,
 in ``first_round``, the first deal alone).
 """
@@ -29,6 +31,14 @@ from solvers.montana import Rules, Search
 from solvers.result import Limits
 
 
+def _outcome(row: dict, forget: bool) -> dict:
+    """A per-deal line without its seconds (and, with a forgetting table, which stores a layout
+    again when it meets it again, without its layout counts)."""
+    if not forget:
+        return {**row, "seconds": 0}
+    return {**row, "seconds": 0, "states": 0, "first": {**row["first"], "states": 0}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+")
@@ -43,6 +53,11 @@ def main() -> None:
     ap.add_argument("--no-safe", action="store_true")
     ap.add_argument("--resolve-max-states", type=int, default=0,
                     help="re-solve the limit deals with this table size (0: do not)")
+    ap.add_argument("--forget", action="store_true",
+                    help="re-solve with a forgetting table (see puzzlegen montana --forget): "
+                         "the answer of an unbounded table, within --resolve-max-nodes")
+    ap.add_argument("--resolve-max-nodes", type=int, default=None,
+                    help="moves a re-solved deal may make (default none)")
     ap.add_argument("--check", type=int, default=0,
                     help="re-solve this many decided deals (the biggest) and require the same "
                          "lines")
@@ -65,20 +80,24 @@ def main() -> None:
         seeds = [s for s, r in rows.items() if r["result"] == "limit"]
         decided = [s for s, r in rows.items() if r["result"] != "limit"]
         seeds += sorted(decided, key=lambda s: -rows[s]["states"])[:args.check]
-        fn = partial(play, rules=rules, redeals=args.redeals, limits=Limits(),
-                     max_states=args.resolve_max_states, prune=False, search=search)
+        fn = partial(play, rules=rules, redeals=args.redeals,
+                     limits=Limits(nodes=args.resolve_max_nodes),
+                     max_states=args.resolve_max_states, prune=False, search=search,
+                     forget=args.forget)
         store = {} if not args.resolved else dict(
             key="seed", per_deal=args.resolved, resume=True,
             fingerprint={"command": "montana_winrate.py re-solve", "ranks": args.ranks,
                          "redeals": args.redeals, "movable_twos": args.movable_twos,
-                         "max_states": args.resolve_max_states, "search": vars(search)})
+                         "max_states": args.resolve_max_states, "search": vars(search),
+                         **({"forget": True, "max_nodes": args.resolve_max_nodes}
+                            if args.forget else {})})
         for new in runs.run(fn, seeds, jobs=args.jobs, **store):
             old = rows[new["seed"]]
             if old["result"] == "limit":
                 rows[new["seed"]] = new
                 resolved += 1
                 continue
-            if {**old, "seconds": 0} != {**new, "seconds": 0}:
+            if _outcome(old, args.forget) != _outcome(new, args.forget):
                 raise SystemExit(f"error: seed {new['seed']} differs with the bigger table")
             checked += 1
     if args.out:

@@ -19,7 +19,8 @@ def run(*args):
 @pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
                                    ["--redeals", "0"], ["--movable-twos", "--no-columns"],
                                    ["--movable-twos", "--hop-passes", "0"],
-                                   ["--movable-twos", "--no-reach", "--no-safe"]])
+                                   ["--movable-twos", "--no-reach", "--no-safe"],
+                                   ["--max-states", 300, "--forget", "--max-nodes", 10**7]])
 def test_solve_json_rounds_replay(extra):
     result = run("solve", "--seed", 3, "--ranks", 6, "--json", *extra)
     assert result.exit_code == 0, result.output
@@ -92,6 +93,19 @@ def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
             assert {**a, "seconds": 0} == {**b, "seconds": 0}
 
 
+def test_a_forgetting_table_plays_the_games_of_a_big_one():
+    """``--forget`` with a small table plays every game as a table big enough for all does
+    (fixed Twos: every layout may be forgotten, so no limit)."""
+    rules = Rules(7)
+    small, big = ([play(seed, rules, 2, Limits(nodes=10**8), states, False, forget=forget)
+                   for seed in range(40)] for states, forget in ((300, True), (1_000_000, False)))
+    assert [r["result"] for r in small] == [r["result"] for r in big]
+    assert small == [{**b, "seconds": s["seconds"], "states": s["states"],
+                      "first": {**b["first"], "states": s["first"]["states"]}}
+                     for s, b in zip(small, big)]
+    assert sum(s["states"] > b["states"] for s, b in zip(small, big)) >= 5
+
+
 @pytest.mark.parametrize("args,message", [
     (["solve", "--ranks", 3, "AC", "2C"], "the deal has 2 cards, expected 12"),
     (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3H".split()], "duplicate card 3H"),
@@ -104,6 +118,7 @@ def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
     (["solve", "--seed", 1, "--redeals", -1], "--redeals must be at least 0"),
     (["solve", "--seed", 1, "--max-states", 0], "--max-states must be at least 1"),
     (["solve", "--seed", 1, "--seconds", 0], "--seconds must be positive"),
+    (["winrate", "--deals", 2, "--max-nodes", 0], "--max-nodes must be at least 1"),
     (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
     (["winrate", "--deals", 2, "--max-states", 0], "--max-states must be at least 1"),
     (["solve", "--seed", 1, "--hop-passes", 17], "--hop-passes must be between 0 and 16"),

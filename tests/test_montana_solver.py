@@ -178,6 +178,65 @@ def test_table_is_cleared_when_the_generation_stamp_runs_out():
     assert entry[1] == 2
 
 
+@pytest.mark.parametrize("ranks,movable_twos,search,table", [
+    (6, False, Search(), 200), (6, True, api.SEARCHES["plain"], 3000),
+    (6, True, Search(hop_passes=0), 500), (7, True, Search(hop_passes=0), 3000)])
+def test_forgetting_table_gives_the_unbounded_answer(ranks, movable_twos, search, table):
+    """With ``forget`` a full table overwrites layouts that cannot recur: the round ends with the
+    answer and line of a table big enough for all (a forgotten layout met again is searched
+    again), or at ``limit`` when the layouts that may recur fill it, never with a guess."""
+    rules = Rules(ranks, movable_twos=movable_twos)
+    decided = limits = 0
+    for seed in range(25):
+        cells = deal_from_seed(seed, ranks)
+        big = solve_round(cells, rules=rules, max_states=2_000_000, search=search)
+        small = solve_round(cells, Limits(nodes=20_000_000), rules, table, search=search,
+                            forget=True)
+        assert big.status is not Status.LIMIT
+        check_round(cells, rules, small)
+        assert small.details["table"] <= table
+        if small.status is Status.LIMIT:  # the layouts that may recur fill the table
+            assert movable_twos and small.details["table"] == table
+            limits += 1
+        else:
+            assert (small.status, small.value, small.moves) == (big.status, big.value, big.moves)
+            decided += small.details["forgotten"] > 0
+    assert decided >= 2 and limits <= 12
+
+
+def test_forgetting_keeps_every_other_layout_findable():
+    """Emptying a slot (backward-shift deletion) keeps the rest of a crowded table findable, and
+    only layouts with no first-column gap go when Twos can move."""
+    n, rules = 5, Rules(5, movable_twos=True)
+    word, mul, words, shift = api._packing(n)
+    keys = np.zeros((64, words), np.uint64)
+    gen, rnd = np.uint64(1), random.Random(5)
+    layouts = []
+    while len(layouts) < 40:  # layouts of random play, each with its table key
+        cells = deal_from_seed(rnd.randrange(10**6), n)
+        for _ in range(rnd.randrange(30)):
+            if moves := legal_moves(cells, rules):
+                cells = apply_move(cells, rnd.choice(moves), rules)
+        key = np.zeros(words, np.uint64)
+        key[-1] = gen << np.uint64(shift + kernel.HOP_BITS)
+        for i, v in enumerate(api._encode(cells, n)):
+            key[word[i]] += np.uint64(v - v // n) * mul[i]
+        if kernel._insert(keys, key, np.uint64(shift), gen, 0, 64, 0, False) == 1:
+            layouts.append((key, not kernel._open_column(api._encode(cells, n), n)))
+    assert sum(two for _, two in layouts) >= 3 and not all(two for _, two in layouts)
+    stamp_shift = np.uint64(shift + kernel.HOP_BITS)
+    start = np.zeros(words, np.uint64)  # the key whose home the search for a slot starts at
+    while kernel._forget_one(keys, start, stamp_shift, gen, word, mul, n, np.uint64(shift),
+                             True):
+        start[0] += np.uint64(1)
+        present = [kernel._insert(keys, key.copy(), np.uint64(shift), gen, 64, 64, 0, False) == 0
+                   for key, _ in layouts]
+        assert all(present[i] for i, (_, two) in enumerate(layouts) if not two)
+        assert sum(present) == len(layouts) - 1
+        layouts = [layout for layout, here in zip(layouts, present) if here]
+    assert not any(two for _, two in layouts)
+
+
 def test_limits_report_limit_never_unsolvable():
     cells = deal_from_seed(0, 13)
     for result in (solve_round(cells, max_states=50), solve_round(cells, Limits(nodes=50))):

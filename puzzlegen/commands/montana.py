@@ -35,6 +35,12 @@ def rule_options(fn):
                           "round with 'limit'."),
         click.option("--seconds", type=float, default=None,
                      help="Time limit of a deal's search, shared by its rounds (default none)."),
+        click.option("--max-nodes", type=int, default=None,
+                     help="Moves a deal's search may make, shared by its rounds (default none)."),
+        click.option("--forget", is_flag=True,
+                     help="When a round's table is full, forget searched layouts that cannot "
+                          "recur (searched again if met again) rather than stop: the same "
+                          "answer, ended only by --max-nodes or --seconds."),
         click.option("--prune", is_flag=True,
                      help="Skip layouts whose stuck cards bound them below the best seen "
                           "(sound; slower on random deals, see docs/montana.md)."),
@@ -70,12 +76,14 @@ def _search(hop_passes: int, pass_states: int, no_columns: bool, no_bound: bool,
                   safe=not no_safe, hop_passes=hop_passes, pass_states=pass_states)
 
 
-def _limits(seconds: float | None, redeals: int, max_states: int, rules: Rules, search: Search,
-            jobs: int = 1) -> Limits:
+def _limits(seconds: float | None, max_nodes: int | None, redeals: int, max_states: int,
+            rules: Rules, search: Search, jobs: int = 1) -> Limits:
     """The limits of the options, checked before any work (the tables of ``jobs`` processes
     must fit in memory)."""
     if seconds is not None and not 0 < seconds < math.inf:
         raise BadInput(f"--seconds must be positive and finite, got {seconds}")
+    if max_nodes is not None and max_nodes < 1:
+        raise BadInput(f"--max-nodes must be at least 1, got {max_nodes}")
     if redeals < 0:
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
     if max_states < 1:
@@ -83,7 +91,7 @@ def _limits(seconds: float | None, redeals: int, max_states: int, rules: Rules, 
     states = table_states(rules, max_states, search)
     clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
                           jobs * table_bytes(states, rules.ranks))
-    return Limits(seconds=seconds)
+    return Limits(nodes=max_nodes, seconds=seconds)
 
 
 cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals, win rates.")
@@ -98,7 +106,7 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
-              prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
+              max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
               as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
@@ -107,13 +115,13 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
     """
     rules = _rules(ranks, gaps, movable_twos)
     search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
-    limits = _limits(seconds, redeals, max_states, rules, search)
+    limits = _limits(seconds, max_nodes, redeals, max_states, rules, search)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
     cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
     result = solve(cells, limits, rules, redeals,
                    redeal_seed if redeal_seed is not None else seed or 0, max_states, prune,
-                   search)
+                   search, forget)
     if as_json:
         clitools.emit_json(game_json(result))
         return
@@ -130,14 +138,14 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
 
 
 def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
-         prune: bool, search: Search = Search()) -> dict:
+         prune: bool, search: Search = Search(), forget: bool = False) -> dict:
     """One deal of a win-rate run (a run's function: seed -> per-deal line).
 
     ``first`` is the first round's outcome: the same deal and search as a run with
     ``--redeals 0``, so one run with redeals also measures the single deal.
     """
     result = solve(deal_from_seed(seed, rules.ranks), limits, rules, redeals, seed, max_states,
-                   prune, search)
+                   prune, search, forget)
     first = result.details["rounds"][0].result
     return {"seed": seed, "result": stats.OUTCOME[result.status], "locked": result.value,
             "rounds": len(result.details["rounds"]), "states": result.details["states"],
@@ -182,20 +190,23 @@ RECORD_BYTES = 1500
 @rule_options
 @clitools.run_options
 @clitools.json_option
-def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, prune,
-                hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe, run, as_json):
+def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, max_nodes,
+                forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe, run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
     search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
-    limits = _limits(seconds, redeals, max_states, rules, search,
+    limits = _limits(seconds, max_nodes, redeals, max_states, rules, search,
                      1 if run["scheduler"] else run["jobs"])
     settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,
                 "max_states": max_states, "seconds_limit": seconds, "prune": prune,
-                **({"search": vars(search)} if movable_twos else {})}
+                **({"search": vars(search)} if movable_twos else {}),
+                **({"max_nodes": max_nodes} if max_nodes is not None else {}),
+                **({"forget": True} if forget else {})}
     started = time.perf_counter()
     rows = list(runs.run(partial(play, rules=rules, redeals=redeals, limits=limits,
-                                 max_states=max_states, prune=prune, search=search),
+                                 max_states=max_states, prune=prune, search=search,
+                                 forget=forget),
                          range(seed, seed + deals), key="seed",
                          fingerprint={"command": "montana winrate", **settings},
                          setup=warm_up, desc="montana", **run))

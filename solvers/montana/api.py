@@ -221,7 +221,8 @@ def _line(board: np.ndarray, n: int, count: int, final_arr: int) -> list[Move]:
 
 def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules(),
                 max_states: int = DEFAULT_MAX_STATES, *, table: bool = True,
-                prune: bool = False, search: Search = Search()) -> SolveResult:
+                prune: bool = False, search: Search = Search(), forget: bool = False
+                ) -> SolveResult:
     """Most locked cards reachable from ``cells`` in one round, and a line of play to them.
 
     ``SOLVED``: the round is won; ``UNSOLVABLE``: ``value`` is the exact maximum short of a win;
@@ -233,7 +234,12 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     never had to refuse a hop), None for the whole round; ``table``: the layouts that pass
     stored; ``states``, ``nodes`` and ``seconds`` count every pass.  The whole-round search
     starts from the most locked cards a pass reached (its bound prunes against them), and the
-    line of play is the pass's unless the whole round reaches more.
+    line of play is the pass's unless the whole round reaches more.  ``forget``: when the
+    table of the whole round is full, overwrite layouts that cannot recur (every layout with
+    fixed Twos; with movable Twos those with no gap in the first column) rather than
+    stop: they are searched again if met again, so the answer and line are those of an
+    unbounded table and only ``limits`` (nodes, seconds) end the round early; ``details``
+    then counts ``forgotten`` layouts (``states`` counts a layout stored again each time).
     """
     check_layout(cells, rules)
     if max_states < 1:
@@ -243,7 +249,7 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     word, mul, words, shift = _packing(n)
     passes = search.hop_passes if rules.movable_twos and table else 0
     size = table_states(rules, max_states, search)
-    nodes = states = 0
+    nodes = states = forgotten = 0
     seconds = 0.0
     known, line = -1, []  # the most locked cards a pass reached, and its line of play
     for budget in [*range(passes), -1]:
@@ -252,13 +258,14 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
         node_cap = -1 if limits.nodes is None else limits.nodes - nodes
         second_cap = -1.0 if limits.seconds is None else max(limits.seconds - seconds, 0.0)
         start = time.perf_counter()
-        status, best, count, final_arr, made, stored, budget_hit = kernel.search(
+        status, best, count, final_arr, made, stored, budget_hit, lost = kernel.search(
             board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
-            search.reach, search.safe and table, known, node_cap, second_cap, cap, keys, word, mul,
+            search.reach, search.safe and table, forget and table and budget < 0, known, node_cap, second_cap, cap, keys, word, mul,
             np.uint64(shift), np.uint64(gen), *_WORK)
         seconds += time.perf_counter() - start
         nodes += int(made)
         states += int(stored)
+        forgotten += int(lost)
         if count >= 0:
             known, line = int(best), _line(board.copy(), n, int(count), int(final_arr))
         if budget < 0 or status == kernel.WON or (status == kernel.EXHAUSTED and not budget_hit):
@@ -269,7 +276,7 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
                kernel.LIMIT: Status.LIMIT}[status]
     return SolveResult(outcome, line, nodes, seconds, int(best),
                        {"states": states, "pass": budget if budget >= 0 else None,
-                        "table": int(stored)})
+                        "table": int(stored) - int(lost), "forgotten": forgotten})
 
 
 @dataclass
@@ -288,12 +295,13 @@ class Round:
 
 def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules(),
           redeals: int = 2, redeal_seed: int = 0, max_states: int = DEFAULT_MAX_STATES,
-          prune: bool = False, search: Search = Search()) -> SolveResult:
+          prune: bool = False, search: Search = Search(), forget: bool = False) -> SolveResult:
     """Play a game: each round solved exactly for the most locked cards, then a seeded redeal.
 
     ``SOLVED`` when a round is won, ``UNSOLVABLE`` when every round was searched to the end
     without a win, ``LIMIT`` when a round hit a limit (the game stops there).  The rounds share
-    ``limits.nodes`` and ``limits.seconds``; ``max_states`` bounds each round's table.  ``details``:
+    ``limits.nodes`` and ``limits.seconds``; ``max_states`` bounds each round's table (see
+    :func:`solve_round` for ``forget``).  ``details``:
     ``won`` and ``rounds`` (a list of :class:`Round`); ``moves`` is every round's moves in order.
     """
     if redeals < 0:
@@ -306,9 +314,10 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
         left = limits.after(nodes, seconds)
         if left.nodes == 0 or left.seconds == 0.0:  # the shared budget is spent: no search
             result = SolveResult(Status.LIMIT, [], 0, 0.0, locked_count(layout, rules.ranks),
-                                 {"states": 0, "pass": None, "table": 0})
+                                 {"states": 0, "pass": None, "table": 0, "forgotten": 0})
         else:
-            result = solve_round(layout, left, rules, max_states, prune=prune, search=search)
+            result = solve_round(layout, left, rules, max_states, prune=prune, search=search,
+                                 forget=forget)
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         rounds.append(Round(layout, result))
         if result.status is not Status.UNSOLVABLE or len(rounds) > redeals:

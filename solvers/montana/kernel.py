@@ -55,6 +55,19 @@ count their best order.  With movable Twos the reach bound (``_reach_bound``, ev
 replaces it by default: it follows the cells each card can ever reach rather than whether it
 can move at all, and bites where the other is 48.
 
+Forgetting (``forget``, the whole round): when the table is full, a slot holding a layout that
+cannot recur is emptied to make room (``_forget_one``): every layout with fixed Twos, and with
+movable Twos every layout with no gap in its first column.  Along a line from such a layout
+back to itself no card could leave the first column (a non-Two never returns there; a Two
+moves only into a first-column gap, and none appears), so every Two would stay put, and the
+lowest card moving would only ever move into the one cell right of its unmoving predecessor.
+(With column classes the free rows of a closed column only get pinned, so a class cannot
+recur either.)  Such a layout is never an ancestor on the current line when met again, so
+searching it again reaches what it reached before and finds nothing better than the best
+seen; sleep sets need only that a skipped layout was fully searched once.  The answer and
+line are those of an unbounded table; only the work grows.  When layouts that may recur hold
+half of the table, it is full (``LIMIT``): forgetting would then cost a long scan a layout.
+
 Safe moves (``safe``, phase two): a card whose predecessor ends a locked run, playable onto
 it, is played alone when nothing is lost by playing it first (``_safe_move``).
 
@@ -461,6 +474,61 @@ def _commute(s1, t1, s2, t2):
 
 
 @leaf
+def _recurs(stored, word, mul, n, shift):
+    """Whether the layout of a table slot may be met again on a line through it: with movable
+    Twos, when a first-column cell is a gap (see ``search``)."""
+    base = np.uint64(4 * (n - 1) + 1)
+    last = stored.shape[0] - 1
+    for row in range(4):
+        w = word[row * n]
+        value = stored[w] & ((np.uint64(1) << shift) - np.uint64(1)) if w == last else stored[w]
+        if (value // mul[row * n]) % base == 0:
+            return True
+    return False
+
+
+@leaf
+def _home(key, mask):
+    """The table slot where ``key``'s probe starts."""
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in range(key.shape[0]):
+        h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(mask))
+
+
+@leaf
+def _forget_one(keys, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
+    """Empty the first slot from ``key``'s home on whose layout cannot recur, keeping every
+    other key findable (backward-shift deletion); False if no slot can go.  Forgetting where
+    the new key goes keeps the table evenly filled (a cursor going round it would leave a run
+    of full slots ahead of it)."""
+    mask = keys.shape[0] - 1
+    last = keys.shape[1] - 1
+    start = _home(key, mask)
+    for step in range(mask + 1):
+        i = (start + step) & mask
+        if keys[i, last] >> stamp_shift == gen and not (
+                movable_twos and _recurs(keys[i], word, mul, n, shift)):
+            break
+    else:
+        return False
+    j = i
+    while True:
+        j = (j + 1) & mask
+        if keys[j, last] >> stamp_shift != gen:
+            break
+        k = _home(keys[j], mask)
+        if (i < k <= j) if i <= j else (i < k or k <= j):
+            continue  # its probe path does not cross the emptied slot
+        for w in range(last + 1):
+            keys[i, w] = keys[j, w]
+        i = j
+    keys[i, last] = np.uint64(0)
+    return True
+
+
+@leaf
 def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
     """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full.  With
     ``dominance`` (a hop-budget pass) the last word's bits from ``shift`` hold the fewest hops
@@ -469,12 +537,8 @@ def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
     last = key.shape[0] - 1
     stamp_shift = shift + np.uint64(HOP_BITS)
     field = np.uint64((1 << HOP_BITS) - 1) << shift if dominance else np.uint64(0)
-    h = np.uint64(0x243F6A8885A308D3)
-    for w in range(last + 1):
-        h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
     mask = keys.shape[0] - 1
-    slot = np.int64(h & np.uint64(mask))
+    slot = _home(key, mask)
     while keys[slot, last] >> stamp_shift == gen:
         same = (keys[slot, last] & ~field) == key[last]
         for w in range(last):
@@ -720,7 +784,7 @@ def _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach
 
 @njit(cache=True)
 def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, use_reach,
-           safe, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src,
+           safe, forget, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src,
            best_dst, best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr,
            saved):
     """Search one round from ``board0``.
@@ -773,6 +837,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     start = now()
     nodes = 0
     states = 0
+    forgotten = 0
+    recurring = 0  # layouts stored that may recur (never forgotten)
     hops = 0
     budget_hit = False
     final_arr = np.int64(-1)
@@ -781,16 +847,17 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             _class_key(board, key, word, mul, n, free, shift, probe, tmp)
         _insert(keys, probe if classes else key, shift, gen, 0, max_states, 0, budget)
         states = 1
+        recurring = 1 if movable_twos and _open_column(board, n) else 0
     best, final_arr = _class_locked(board, n, free, tmp, gain)
     moves = 0
     if best < known:  # a line found elsewhere reaches more: ours counts only if it beats it
         best = known
         moves = -1
     if best == target:
-        return WON, best, moves, final_arr, nodes, states, budget_hit
+        return WON, best, moves, final_arr, nodes, states, budget_hit, forgotten
     if _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free, tmp,
             gain, best):
-        return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
+        return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit, forgotten
     if classes and (free != 0 or _open_column(board, n)):
         count[0] = _gen_class_moves(board, pos, gaps, n, free, src[0], dst[0], arr[0], tmp)
     else:
@@ -803,7 +870,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     while True:
         if nxt[d] == count[d]:
             if d == 0:
-                return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit
+                return EXHAUSTED, best, moves, final_arr, nodes, states, budget_hit, forgotten
             d -= 1
             s = path_src[d]
             t = path_dst[d]
@@ -834,14 +901,20 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         nodes += 1
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
-            return LIMIT, best, moves, final_arr, nodes, states, budget_hit
+            return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
         if use_tt:
             if classes:
                 _class_key(board, key, word, mul, n, free, shift, probe, tmp)
-            fresh = _insert(keys, probe if classes else key, shift, gen, states, max_states,
-                            hops, budget)
+            fresh = _insert(keys, probe if classes else key, shift, gen, states - forgotten,
+                            max_states, hops, budget)
+            if fresh == 2 and forget and 2 * recurring < max_states and _forget_one(
+                    keys, probe if classes else key, shift + np.uint64(HOP_BITS), gen, word,
+                    mul, n, shift, movable_twos):
+                forgotten += 1
+                fresh = _insert(keys, probe if classes else key, shift, gen, 0, max_states,
+                                hops, budget)
             if fresh == 2:
-                return LIMIT, best, moves, final_arr, nodes, states, budget_hit
+                return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
             if fresh == 0:
                 _move(board, pos, gaps, key, word, mul, n, t, s)
                 if a >= 0:
@@ -852,6 +925,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
                 continue
             if fresh == 1:
                 states += 1
+                if movable_twos and _open_column(board, n):
+                    recurring += 1
         path_src[d] = s
         path_dst[d] = t
         path_arr[d] = a
@@ -864,7 +939,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             best_dst[:moves] = path_dst[:moves]
             best_arr[:moves] = path_arr[:moves]
             if best == target:
-                return WON, best, moves, final_arr, nodes, states, budget_hit
+                return WON, best, moves, final_arr, nodes, states, budget_hit, forgotten
         if _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free,
                 tmp, gain, best):
             _move(board, pos, gaps, key, word, mul, n, t, s)
@@ -875,7 +950,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
                 hops -= 1
             continue
         if d + 1 == max_depth:
-            return LIMIT, best, moves, final_arr, nodes, states, budget_hit
+            return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
         if classes and (free != 0 or _open_column(board, n)):
             m = _gen_class_moves(board, pos, gaps, n, free, src[d + 1], dst[d + 1], arr[d + 1],
                                  tmp)
