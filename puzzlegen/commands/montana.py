@@ -106,8 +106,8 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
-              max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
-              as_json):
+              max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach,
+              no_safe, as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
     DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
@@ -191,7 +191,8 @@ RECORD_BYTES = 1500
 @clitools.run_options
 @clitools.json_option
 def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, max_nodes,
-                forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe, run, as_json):
+                forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
+                run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)

@@ -235,7 +235,7 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     stored; ``states``, ``nodes`` and ``seconds`` count every pass.  The whole-round search
     starts from the most locked cards a pass reached (its bound prunes against them), and the
     line of play is the pass's unless the whole round reaches more.  ``forget``: when the
-    table of the whole round is full, overwrite layouts that cannot recur (every layout with
+    table of the whole round is full, forget layouts that cannot recur (every layout with
     fixed Twos; with movable Twos those with no gap in the first column) rather than
     stop: they are searched again if met again, so the answer and line are those of an
     unbounded table and only ``limits`` (nodes, seconds) end the round early; ``details``
@@ -260,8 +260,8 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
         start = time.perf_counter()
         status, best, count, final_arr, made, stored, budget_hit, lost = kernel.search(
             board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
-            search.reach, search.safe and table, forget and table and budget < 0, known, node_cap, second_cap, cap, keys, word, mul,
-            np.uint64(shift), np.uint64(gen), *_WORK)
+            search.reach, search.safe and table, forget and table and budget < 0, known,
+            node_cap, second_cap, cap, keys, word, mul, np.uint64(shift), np.uint64(gen), *_WORK)
         seconds += time.perf_counter() - start
         nodes += int(made)
         states += int(stored)

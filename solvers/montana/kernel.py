@@ -476,7 +476,7 @@ def _commute(s1, t1, s2, t2):
 @leaf
 def _recurs(stored, word, mul, n, shift):
     """Whether the layout of a table slot may be met again on a line through it: with movable
-    Twos, when a first-column cell is a gap (see ``search``)."""
+    Twos, when a first-column cell is a gap (see "Forgetting" above)."""
     base = np.uint64(4 * (n - 1) + 1)
     last = stored.shape[0] - 1
     for row in range(4):
@@ -784,14 +784,14 @@ def _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach
 
 @njit(cache=True)
 def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, use_reach,
-           safe, forget, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen, best_src,
-           best_dst, best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst, path_arr,
-           saved):
+           safe, forget, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen,
+           best_src, best_dst, best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst,
+           path_arr, saved):
     """Search one round from ``board0``.
 
-    Returns ``(status, best, moves, final_arr, nodes, states, budget_hit)``: status EXHAUSTED
-    (``best`` is the exact maximum), WON, or LIMIT (nodes, seconds, ``max_states`` table
-    entries or the depth of ``best_src``); the line of play to the best layout is
+    Returns ``(status, best, moves, final_arr, nodes, states, budget_hit, forgotten)``: status
+    EXHAUSTED (``best`` is the exact maximum), WON, or LIMIT (nodes, seconds, ``max_states``
+    table entries, unless ``forget`` makes room, or the depth of ``best_src``); the line of play to the best layout is
     ``best_src/best_dst[:moves]``, each move made after setting the first column to
     ``best_arr`` (-1: as it is), then the first column set to ``final_arr`` (-1: as it is).
     ``hop_budget`` < 0: no budget; ``columns``: column classes (movable Twos, no budget);
