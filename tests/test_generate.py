@@ -160,7 +160,10 @@ def test_interrupt_keeps_finished_puzzles(tmp_path):
                              "stacksquared", "generate", "--rows", "3", "--cols", "3",
                              "--count", "500", "--level", "easy", "--out", str(out)],
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+                            # a suite started in the background ('cmd &') ignores Ctrl-C, and
+                            # a child inherits that; a user's terminal does not
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 300  # a cold numba cache on a busy machine compiles for a while
     while not out.exists() and time.time() < deadline:
         time.sleep(0.2)
