@@ -910,9 +910,9 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             if fresh == 2 and forget and 2 * recurring < max_states and _forget_one(
                     keys, probe if classes else key, shift + np.uint64(HOP_BITS), gen, word,
                     mul, n, shift, movable_twos):
-                forgotten += 1
-                fresh = _insert(keys, probe if classes else key, shift, gen, 0, max_states,
-                                hops, budget)
+                forgotten += 1  # one slot free now: the key goes in
+                fresh = _insert(keys, probe if classes else key, shift, gen,
+                                states - forgotten, max_states, hops, budget)
             if fresh == 2:
                 return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
             if fresh == 0:
