@@ -704,57 +704,54 @@ def _reach_bound(board, pos, n, free, reach, tmp, gain):
     every order.  A row then locks at most up to the first cell its right card cannot reach,
     with the best assignment of Twos that can reach the rows' first cells.
     """
-    cells = 4 * n
     one = np.int64(1)
     gaps = np.int64(0)
+    for c in range(4 * n):
+        if board[c] == 0:
+            gaps |= one << c
     firsts = np.int64(0)  # the first cells of the free rows
     column = np.int64(0)
     last = np.int64(0)  # the last column: nothing goes right of it
-    for c in range(cells):
-        if board[c] == 0:
-            gaps |= one << c
-        if c % n == 0:
-            column |= one << c
-        elif c % n == n - 1:
-            last |= one << c
     for row in range(4):
+        column |= one << (row * n)
+        last |= one << (row * n + n - 1)
         if (free >> row) & 1:
             firsts |= one << (row * n)
     if gaps & column:  # an open column: any free row's first cell may be its gap
         gaps |= firsts
-    for code in range(cells):
-        if code % n != 0:
-            reach[code] = _first_cells(code, pos[code], n, firsts)
-    changed = True
-    while changed:
-        changed = False
+    for suit in range(4):
+        two = suit * n + 1
+        reach[two] = firsts if (firsts >> pos[two]) & 1 else one << pos[two]
+        for code in range(two + 1, two + n - 1):
+            reach[code] = one << pos[code]
+    # Grow each suit's masks in rank order; a suit is grown again only once gaps has grown
+    # since it last was (``seen``), so the loop ends at the least fixed point.
+    seen = tmp[40:44]
+    seen[:] = -1
+    grew = True
+    while grew:
+        grew = False
         for suit in range(4):
+            if seen[suit] == gaps:
+                continue
+            seen[suit] = gaps
+            grew = True
             two = suit * n + 1
             grown = reach[two] | (column & gaps)
             if grown != reach[two]:
                 reach[two] = grown
-                gaps |= _first_cells(two, pos[two], n, firsts)
-                changed = True
-            for code in range(two + 1, suit * n + n):
+                gaps |= firsts if (firsts >> pos[two]) & 1 else one << pos[two]
+            for code in range(two + 1, two + n - 1):
                 grown = reach[code] | (((reach[code - 1] & ~last) << 1) & gaps)
                 if grown != reach[code]:
                     reach[code] = grown
                     gaps |= one << pos[code]
-                    changed = True
     for row in range(4):
         for suit in range(4):
             two = suit * n + 1
             gain[row, suit] = _reach_run(reach, n, row, two) if (reach[two] >> (row * n)) & 1 \
                 else 0
     return _best_assignment(gain, 4, tmp)
-
-
-@leaf
-def _first_cells(code, p, n, firsts):
-    """The cells a card may stand in now: any free row's first cell for a Two in one."""
-    if code % n == 1 and (firsts >> p) & 1:
-        return firsts
-    return np.int64(1) << p
 
 
 @leaf
