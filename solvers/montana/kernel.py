@@ -788,11 +788,11 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
 
     Returns ``(status, best, moves, final_arr, nodes, states, budget_hit, forgotten)``: status
     EXHAUSTED (``best`` is the exact maximum), WON, or LIMIT (nodes, seconds, ``max_states``
-    table entries, unless ``forget`` makes room, or the depth of ``best_src``); the line of play to the best layout is
-    ``best_src/best_dst[:moves]``, each move made after setting the first column to
-    ``best_arr`` (-1: as it is), then the first column set to ``final_arr`` (-1: as it is).
-    ``hop_budget`` < 0: no budget; ``columns``: column classes (movable Twos, no budget);
-    ``prune``: the stuck-card bound at every layout; ``bound_two``: at phase-two layouts of the
+    table entries, unless ``forget`` makes room, or the depth of ``best_src``); the line of
+    play to the best layout is ``best_src/best_dst[:moves]``, each move made after setting the
+    first column to ``best_arr`` (-1: as it is), then the first column set to ``final_arr``
+    (-1: as it is).  ``hop_budget`` < 0: no budget; ``columns``: column classes (movable
+    Twos, no budget); ``prune``: the stuck-card bound at every layout; ``bound_two``: at phase-two layouts of the
     movable-Twos rule (where the Twos are fixed and the bound can bite).  ``known``: locked
     cards some other line reaches (the bound prunes against it from the start); ``moves`` is -1
     if this search found no layout with more.  The other arrays are per-depth scratch with as
