@@ -4,16 +4,16 @@
     nice -n 10 python benchmarks/montana_reductions.py --ranks 13 --deals 40 \\
         --max-states 10000000 --out benchmarks/results/montana-13-reductions.jsonl
 
-Each deal's single round (no reshuffle) is solved by every search in turn (so machine load hits
-all alike): ``plain`` (no reduction), each reduction alone (``columns``; ``bound``: the
-stuck-card bound at phase-two layouts; ``reach``: the reach bound at every layout; ``safe``;
-``passes``), ``before`` (the default before the reach bound and safe moves) and ``all`` (the
-default).  ``--seeds`` takes a list of seeds instead of ``--seed``/``--deals``.  Layouts are compared on the deals every search decided; every two
-searches that decide a deal must agree on won/lost and the most locked cards
-(``disagreements``: should be 0).  ``limit_share`` gives, for each table size up to
-``--max-states``, the share of deals that would end at ``limit`` with it: the search order does
-not depend on the table size, so a round decided with L layouts in the table is decided by any
-table of L or more (the hop-budget passes end at their own cap, whatever the table).
+Each deal's single round (no reshuffle) is solved by every search in turn (so machine load hits all
+alike): ``plain`` (no reduction), each reduction alone (``columns``; ``bound``: the stuck-card bound
+at phase-two layouts; ``reach``: the reach bound at every layout; ``safe``; ``passes``), ``before``
+(the default before the reach bound and safe moves) and ``all`` (the default). ``--seeds`` takes a
+list of seeds instead of ``--seed``/``--deals``. Layouts are compared on the deals every search
+decided; every two searches that decide a deal must agree on won/lost and the most locked cards
+(``disagreements``: should be 0). ``limit_share`` gives, for each table size up to ``--max-states``,
+the share of deals that would end at ``limit`` with it: the search order does not depend on the
+table size, so a round decided with L layouts in the table is decided by any table of L or more (the
+hop-budget passes end at their own cap, whatever the table).
 """
 from __future__ import annotations
 

@@ -14,9 +14,10 @@ deals as they finish, so a long re-solve continues where it stopped.  ``--check 
 the K decided deals that needed the most layouts and stops with an error unless their per-deal
 lines come out the same (seconds aside).  ``--forget`` re-solves with a table that forgets
 layouts that cannot recur instead of stopping when full: a deal then gets what an unbounded
-table would give, unless it reaches ``--resolve-max-nodes`` moves.  Later files win for a seed given twice, so a file of re-solved deals can
-follow the chunks.  Prints the ``winrate --json`` summary of the merged deals (seed rules and,
-in ``first_round``, the first deal alone).
+table would give, unless it reaches ``--resolve-max-nodes`` moves.  Later files win for a
+seed given twice, so a file of re-solved deals can follow the chunks.  Prints the ``winrate
+--json`` summary of the merged deals (seed rules and, in ``first_round``, the first deal
+alone).
 """
 from __future__ import annotations
 

@@ -792,8 +792,9 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     play to the best layout is ``best_src/best_dst[:moves]``, each move made after setting the
     first column to ``best_arr`` (-1: as it is), then the first column set to ``final_arr``
     (-1: as it is).  ``hop_budget`` < 0: no budget; ``columns``: column classes (movable
-    Twos, no budget); ``prune``: the stuck-card bound at every layout; ``bound_two``: at phase-two layouts of the
-    movable-Twos rule (where the Twos are fixed and the bound can bite).  ``known``: locked
+    Twos, no budget); ``prune``: the stuck-card bound at every layout; ``bound_two``: at
+    phase-two layouts of the movable-Twos rule (where the Twos are fixed and the bound can
+    bite).  ``known``: locked
     cards some other line reaches (the bound prunes against it from the start); ``moves`` is -1
     if this search found no layout with more.  The other arrays are per-depth scratch with as
     many rows as ``best_src`` (only the rows of the current line are used, so untouched memory
