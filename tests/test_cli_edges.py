@@ -224,6 +224,19 @@ def test_a_grid_without_calibration_is_refused_before_work(cwd):
     assert not run.interrupted and "no difficulty calibration for stacksquared 5x6" in error_line(run)
 
 
+@pytest.mark.parametrize("command", [
+    ["puzzlegen", "stacksquared", "grade", "--rows", "13", "--cols", "4", "--seed", "1"],
+    [*forked.CALIBRATION, "--rules", "4x13", "--deals", "30", "--out", "c.json"]])
+def test_the_full_deck_grid_is_not_graded_and_says_why(cwd, command):
+    """4x13's grades would be noise (docs/design.md): grading and calibrating it are refused,
+    with the reason, not with a suggestion to build a calibration."""
+    run = forked.run(command, cwd, patience=3)
+    line = error_line(run)
+    assert not run.interrupted and " is not graded: " in line
+    assert "would be a draw of the noise" in line and "build one" not in line
+    assert not (cwd / "c.json").exists()
+
+
 def test_an_interrupt_message_says_only_what_is_true(cwd):
     run = forked.run(["puzzlegen", "stacksquared", "generate", "--rows", "4", "--cols", "4",
                       "--count", "3", "--level", "expert", "--out", "new.json"], cwd,

@@ -5,6 +5,7 @@ import random
 from dataclasses import dataclass
 
 from solvers.cards import Card, full_deck
+from solvers.errors import BadInput
 from solvers.game import Designable, Figures, Replayed, parse_size
 from solvers.result import Limits, SolveResult
 from solvers.stacksquared import difficulty
@@ -13,6 +14,8 @@ from solvers.stacksquared.rules import Deal, Move, check_grid, replay
 from solvers.stacksquared.symmetry import CARD_MAPS, canonical_with_map, map_card
 
 DECK = tuple(full_deck())
+# Grids whose grades would be noise (docs/design.md, "How precise is a grade?"): no calibration.
+UNGRADED = {(4, 13): "one deal's estimates spread twice as much as random deals differ"}
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,12 @@ class StacksSquared(Designable):
             return (f"unsolvable: no line of play gathers the {rows * cols} cards in one stack "
                     f"(the best score is {metrics['max_score']}).")
         return difficulty.explain(level, score, metrics, rows, cols)
+
+    def check_graded(self, rules: Grid) -> None:
+        shape = tuple(sorted((rules.rows, rules.cols)))
+        if shape in UNGRADED:
+            raise BadInput(f"stacksquared {rules} is not graded: {UNGRADED[shape]}, so a level "
+                           f"would be a draw of the noise (docs/design.md)")
 
     def calibration_key(self, rules: Grid) -> str:
         rows, cols = sorted((rules.rows, rules.cols))
