@@ -64,6 +64,26 @@ def deals(draw, ranks):
     return n, tuple(None if c.rank == 1 else c for c in deck)
 
 
+def played(cells, rules, steps, rnd):
+    """The layout after up to ``steps`` random legal moves."""
+    for _ in range(steps):
+        moves = legal_moves(cells, rules)
+        if not moves:
+            break
+        cells = apply_move(cells, rnd.choice(moves), rules)
+    return cells
+
+
+def encoded(cells, n):
+    """The kernel's board of ``cells`` and each card's cell."""
+    board = api._encode(cells, n)
+    pos = np.full(4 * n, -1, np.int64)
+    for c, v in enumerate(board):
+        if v:
+            pos[v] = c
+    return board, pos
+
+
 def check_round(cells, rules, result):
     """The line of play replays and reaches the claimed locked cards."""
     assert locked_count(replay(cells, result.moves, rules), rules.ranks) == result.value
@@ -267,17 +287,8 @@ def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
     """From layouts met in random play with movable Twos, the reach bound is never below the
     most locked cards the oracle reaches."""
     n, cells = deal
-    rules = Rules(n, movable_twos=True)
-    for _ in range(steps):
-        moves = legal_moves(cells, rules)
-        if not moves:
-            break
-        cells = apply_move(cells, rnd.choice(moves), rules)
-    board = api._encode(cells, n)
-    pos = np.full(4 * n, -1, np.int64)
-    for c, v in enumerate(board):
-        if v:
-            pos[v] = c
+    cells = played(cells, Rules(n, movable_twos=True), steps, rnd)
+    board, pos = encoded(cells, n)
     bound = kernel._reach_bound(board, pos, n, 0, np.zeros(4 * n, np.int64),
                                 np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
     assert bound >= oracle(cells, n, True)[1]
@@ -329,19 +340,10 @@ def test_reach_bound_is_its_definition():
     checked = 0
     for seed in range(60):
         n = 5 + seed % 3
-        rules = Rules(n, movable_twos=True)
         rnd = random.Random(seed)
-        cells = deal_from_seed(seed, n)
-        for _ in range(rnd.randrange(60)):
-            moves = legal_moves(cells, rules)
-            if not moves:
-                break
-            cells = apply_move(cells, rnd.choice(moves), rules)
-        board = api._encode(cells, n)
-        pos = np.full(4 * n, -1, np.int64)
-        for c, v in enumerate(board):
-            if v:
-                pos[v] = c
+        cells = played(deal_from_seed(seed, n), Rules(n, movable_twos=True), rnd.randrange(60),
+                       rnd)
+        board, pos = encoded(cells, n)
         for free in {0, kernel._z_mask(board, n)}:
             masks = np.zeros(4 * n, np.int64)
             bound = kernel._reach_bound(board, pos, n, free, masks, np.zeros(64 + 4 * n, np.int64),
@@ -366,10 +368,7 @@ def test_safe_moves_lose_nothing():
         while moves := legal_moves(cells, rules):
             board = api._encode(cells, n)
             if kernel._phase_two(board, n):
-                pos = np.full(4 * n, -1, np.int64)
-                for c, v in enumerate(board):
-                    if v:
-                        pos[v] = c
+                pos = encoded(cells, n)[1]
                 gaps = np.flatnonzero(board == 0).astype(np.int64)
                 m = kernel._gen_moves(board, pos, gaps, n, True, src, dst, arr)
                 k = kernel._safe_move(board, n, 0, src, dst, arr, m)
