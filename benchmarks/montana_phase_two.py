@@ -4,7 +4,7 @@
 
 Plays each deal at random (``random.Random(seed)``, movable Twos) until the four Twos fill the
 first column, then on to the end of the line, and takes up to ``--per-deal`` of the phase-two
-layouts met, evenly spaced along it.  For each: the reach bound (``kernel._reach_bound``) and
+layouts met, evenly spaced along it.  For each: the reach bound (``api.reach_bound``) and
 the exact most locked cards from there (``solve_round``: the fixed-Twos game), with the layouts
 that search stored.  A bound that cuts a phase-two layout must come down to the best a lost
 round reaches (38..45 cards for most): this prints how often the bound is 48 and where the
@@ -18,21 +18,9 @@ import random
 import statistics
 from collections import Counter
 
-import numpy as np
-
 from solvers.montana import Rules, api, deal_from_seed, kernel, solve_round
 from solvers.montana.rules import apply_move, legal_moves
 from solvers.result import Status
-
-
-def reach_bound(cells, n: int) -> int:
-    board = api._encode(cells, n)
-    pos = np.full(4 * n, -1, np.int64)
-    for c, v in enumerate(board):
-        if v:
-            pos[v] = c
-    return int(kernel._reach_bound(board, pos, n, 0, np.zeros(4 * n, np.int64),
-                                   np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64)))
 
 
 def phase_two_line(seed: int, rules: Rules) -> list:
@@ -61,7 +49,7 @@ def main() -> None:
         met = phase_two_line(seed, rules)
         step = max(1, len(met) // args.per_deal)
         for cells in met[::step][:args.per_deal]:
-            bound = reach_bound(cells, n)
+            bound = api.reach_bound(cells, n)[0]
             bounds[bound] += 1
             result = solve_round(cells, rules=rules, max_states=args.max_states)
             if result.status is Status.LIMIT:

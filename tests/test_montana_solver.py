@@ -74,16 +74,6 @@ def played(cells, rules, steps, rnd):
     return cells
 
 
-def encoded(cells, n):
-    """The kernel's board of ``cells`` and each card's cell."""
-    board = api._encode(cells, n)
-    pos = np.full(4 * n, -1, np.int64)
-    for c, v in enumerate(board):
-        if v:
-            pos[v] = c
-    return board, pos
-
-
 def check_round(cells, rules, result):
     """The line of play replays and reaches the claimed locked cards."""
     assert locked_count(replay(cells, result.moves, rules), rules.ranks) == result.value
@@ -288,10 +278,7 @@ def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
     most locked cards the oracle reaches."""
     n, cells = deal
     cells = played(cells, Rules(n, movable_twos=True), steps, rnd)
-    board, pos = encoded(cells, n)
-    bound = kernel._reach_bound(board, pos, n, 0, np.zeros(4 * n, np.int64),
-                                np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
-    assert bound >= oracle(cells, n, True)[1]
+    assert api.reach_bound(cells, n)[0] >= oracle(cells, n, True)[1]
 
 
 def reach_reference(board, n, free):
@@ -343,11 +330,9 @@ def test_reach_bound_is_its_definition():
         rnd = random.Random(seed)
         cells = played(deal_from_seed(seed, n), Rules(n, movable_twos=True), rnd.randrange(60),
                        rnd)
-        board, pos = encoded(cells, n)
+        board = api._encode(cells, n)
         for free in {0, kernel._z_mask(board, n)}:
-            masks = np.zeros(4 * n, np.int64)
-            bound = kernel._reach_bound(board, pos, n, free, masks, np.zeros(64 + 4 * n, np.int64),
-                                        np.zeros((4, 4), np.int64))
+            bound, masks = api.reach_bound(cells, n, free)
             reach, expected = reach_reference(board, n, free)
             assert bound == expected
             assert all(masks[code] == sum(1 << c for c in reach[code]) for code in reach)
@@ -368,7 +353,7 @@ def test_safe_moves_lose_nothing():
         while moves := legal_moves(cells, rules):
             board = api._encode(cells, n)
             if kernel._phase_two(board, n):
-                pos = encoded(cells, n)[1]
+                pos = api._positions(board)
                 gaps = np.flatnonzero(board == 0).astype(np.int64)
                 m = kernel._gen_moves(board, pos, gaps, n, True, src, dst, arr)
                 k = kernel._safe_move(board, n, 0, src, dst, arr, m)

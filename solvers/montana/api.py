@@ -144,6 +144,25 @@ def _encode(cells: Sequence[Cell], n: int) -> np.ndarray:
     return np.array([0 if c is None else c.suit * n + c.rank - 1 for c in cells], np.int64)
 
 
+def _positions(board: np.ndarray) -> np.ndarray:
+    """Each card code's cell in the kernel's ``board`` (-1 for codes not dealt)."""
+    pos = np.full(board.shape[0], -1, np.int64)
+    for cell, code in enumerate(board):
+        if code:
+            pos[code] = cell
+    return pos
+
+
+def reach_bound(cells: Sequence[Cell], n: int, free: int = 0) -> tuple[int, np.ndarray]:
+    """The reach bound of a layout whose rows in the mask ``free`` hold their first cells in
+    any order (``kernel._reach_bound``), and each card code's mask of the cells it can reach."""
+    board = _encode(cells, n)
+    reach = np.zeros(4 * n, np.int64)
+    bound = kernel._reach_bound(board, _positions(board), n, free, reach,
+                                np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
+    return int(bound), reach
+
+
 def _decode_card(code: int, n: int) -> Card:
     return Card(code % n + 1, code // n)
 
