@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from functools import partial
 
 from puzzlegen import runs
@@ -67,6 +68,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="write the merged per-deal lines here")
     args = ap.parse_args()
+    if args.resolve_max_nodes is not None and args.resolve_max_nodes < 1:
+        print(f"error: --resolve-max-nodes must be at least 1, got {args.resolve_max_nodes}",
+              file=sys.stderr)
+        raise SystemExit(2)
     rows = {}
     for name in args.files:
         for row in runs.read_records(name):
