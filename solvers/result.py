@@ -30,6 +30,13 @@ class Limits:
     seconds: float | None = None
     states: int | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("nodes", "seconds", "states"):
+            value = getattr(self, name)
+            if value is not None and not value >= 0:  # NaN too; below zero meant "unlimited"
+                raise ValueError(f"limit {name} must be at least 0 (None: unlimited), "
+                                 f"not {value!r}")
+
     @property
     def node_cap(self) -> int:
         """The node limit as an integer for numba kernels (-1 = unlimited)."""

@@ -122,3 +122,12 @@ def test_generate_one_puzzle_and_validate_its_pack(designable, tmp_path):
     assert packs.validate(pack) == []
     shown = CliRunner().invoke(cli, ["pack", "show", str(out)])
     assert shown.exit_code == 0 and pack["puzzles"][0]["id"] in shown.output
+
+
+@pytest.mark.parametrize("bad", [dict(nodes=-5), dict(states=-1), dict(seconds=-0.5),
+                                 dict(seconds=float("nan"))])
+def test_limits_refuse_what_would_mean_no_limit(bad):
+    # The kernels read a cap below zero as "unlimited": a negative limit must not get there.
+    with pytest.raises(ValueError, match="at least 0"):
+        Limits(**bad)
+    assert Limits(nodes=0).after(nodes_used=3).nodes == 0
