@@ -31,13 +31,16 @@ def scheduler(tmp_path_factory):
 
 
 @contextlib.contextmanager
-def _cluster(folder, workers: int):
-    """A scheduler and ``workers`` worker processes on localhost, set up as docs/runs.md says."""
+def _cluster(folder, workers: int, worker_ttl: str = "None"):
+    """A scheduler and ``workers`` worker processes on localhost, set up as docs/runs.md says
+    (the scheduler dropping a worker silent for ``worker_ttl``)."""
     info = folder / "scheduler.json"
     dask = [sys.executable, "-m", "dask"]
     procs = [subprocess.Popen([*dask, "scheduler", "--host", LOCALHOST, "--port", "0",
                                "--dashboard-address", ":0", "--scheduler-file", str(info)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ,
+                                   "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": worker_ttl})]
     try:
         _wait_for(lambda: _address(info), "the scheduler file")
         for k in range(workers):
@@ -185,3 +188,17 @@ def test_a_cluster_where_no_worker_runs_ends_the_run(tmp_path, monkeypatch):
     assert result.output.startswith("error: no Dask worker has run a task for 2 s (workers: 0")
     assert result.output.count("\n") == 1
     assert time.monotonic() - started < 60
+
+
+def test_a_long_montana_round_keeps_its_worker(tmp_path):
+    # One kernel call of 6 s under a scheduler that drops a worker silent for 2 s: the search
+    # releases the GIL, so its worker keeps answering and the deal is solved once (holding it,
+    # the worker is dropped and the deal sent again until Dask gives up: KilledWorker).
+    with _cluster(tmp_path, workers=1, worker_ttl="2s") as address:
+        out = CliRunner().invoke(cli, [
+            "montana", "winrate", "--movable-twos", "--redeals", "0", "--hop-passes", "0",
+            "--seed", "488", "--deals", "1", "--seconds", "6", "--scheduler", address,
+            "--json"])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.output)
+    assert (summary["deals"], summary["limit"]) == (1, 1)

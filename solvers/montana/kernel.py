@@ -779,7 +779,7 @@ def _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # a Dask worker stays heard while it runs
 def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_two, use_reach,
            safe, forget, known, node_cap, second_cap, max_states, keys, word, mul, shift, gen,
            best_src, best_dst, best_arr, src, dst, arr, asleep, count, nxt, path_src, path_dst,
