@@ -326,7 +326,7 @@ def _undo(piles, ln, hid, found, stock, m, info):
     return stock
 
 
-@njit(cache=True, nogil=True)  # a Dask worker stays heard while it runs
+@njit(cache=True)
 def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nodes, max_seconds,
            keys, encs, epoch, frames, hashes, path_enc, line):
     """Depth-first search from the deal ``deck`` (52 card codes, base card first).
