@@ -56,12 +56,12 @@ LOOKAHEAD = 100_000
 STALL_SECONDS = 120
 
 
-#: Dask settings of the local workers (docs/runs.md gives them to remote ones): no statistical
+#: Dask settings of the local cluster (docs/runs.md gives them to remote ones): no statistical
 #: profiler (it samples the solving thread every 10 ms) and a calmer event-loop health check,
-#: so that a worker's other threads seldom take the GIL from the solver.
-# The local cluster's scheduler never drops a worker for silence: a kernel that holds the GIL
-# keeps its worker from answering, and one round of a long search outlasts the default 5
-# minutes (a worker that dies is still seen by its nanny).
+#: so that a worker's other threads seldom take the GIL from the solver; and a scheduler that
+#: never drops a worker for silence, since a kernel holding the GIL keeps its worker from
+#: answering, for longer than Dask's 5 minutes in a long round (a worker that dies is still
+#: seen by its nanny).
 WORKER_CONFIG = {"distributed.worker.profile.enabled": False,
                  "distributed.admin.tick.interval": "1s",
                  "distributed.scheduler.worker-ttl": None}
