@@ -364,3 +364,19 @@ def test_safe_moves_lose_nothing():
                     checked += 1
             cells = apply_move(cells, rnd.choice(moves), rules)
     assert checked >= 100
+
+
+def test_a_game_replays_each_rounds_line(monkeypatch):
+    # A round whose claimed locked cards its line does not reach never becomes a result.
+    real = api.solve_round
+
+    def overclaiming(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.value += 1
+        return result
+
+    cells = deal_from_seed(3, 6)
+    assert solve(cells, rules=Rules(6), redeals=2).value <= 4 * 5
+    monkeypatch.setattr(api, "solve_round", overclaiming)
+    with pytest.raises(AssertionError, match="line of play locks"):
+        solve(cells, rules=Rules(6), redeals=2)

@@ -322,6 +322,8 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     ``limits.nodes`` and ``limits.seconds``; ``max_states`` bounds each round's table (see
     :func:`solve_round` for ``forget``).  ``details``:
     ``won`` and ``rounds`` (a list of :class:`Round`); ``moves`` is every round's moves in order.
+    Each round's line is replayed by the rule book (``rules.replay``), which must reach the
+    locked cards the search claims (else ``AssertionError``: a solver bug, never a result).
     """
     if redeals < 0:
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
@@ -339,9 +341,14 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
                                  forget=forget)
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         rounds.append(Round(layout, result))
+        reached = replay(layout, result.moves, rules)  # the rule book checks every line
+        if locked_count(reached, rules.ranks) != result.value:
+            raise AssertionError(f"round {len(rounds)}'s line of play locks "
+                                 f"{locked_count(reached, rules.ranks)} cards, not the "
+                                 f"{result.value} its search claims")
         if result.status is not Status.UNSOLVABLE or len(rounds) > redeals:
             break
-        layout = redeal(replay(layout, result.moves, rules), rules, rng)
+        layout = redeal(reached, rules, rng)
     last = rounds[-1].result
     return SolveResult(last.status, [m for r in rounds for m in r.result.moves],
                        sum(r.result.nodes for r in rounds), sum(r.result.seconds for r in rounds),
