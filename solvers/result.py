@@ -23,7 +23,8 @@ class Status(str, Enum):
 class Limits:
     """Search limits: ``nodes`` examined, distinct ``states`` stored (bounds memory), ``seconds``.
 
-    ``None`` means unlimited.  A solver that reaches any of them returns ``Status.LIMIT``.
+    ``None`` means unlimited (a negative or NaN limit is a ``ValueError``).  A solver that
+    reaches any of them returns ``Status.LIMIT``.
     """
 
     nodes: int | None = None
