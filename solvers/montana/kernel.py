@@ -795,10 +795,10 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     Twos, no budget); ``prune``: the stuck-card bound at every layout; ``bound_two``: at
     phase-two layouts of the movable-Twos rule (where the Twos are fixed and the bound can
     bite).  ``known``: locked cards some other line reaches (the bound prunes against it from
-    the start); ``moves`` is -1 if this search found no layout with more.  The other arrays are per-depth scratch with as
-    many rows as ``best_src`` (only the rows of the current line are used, so untouched memory
-    costs nothing; ``saved`` keeps the first column and the free rows before each move).  Caps
-    below zero mean unlimited.
+    the start); ``moves`` is -1 if this search found no layout with more.  The other arrays
+    are per-depth scratch with as many rows as ``best_src`` (only the rows of the current line
+    are used, so untouched memory costs nothing; ``saved`` keeps the first column and the free
+    rows before each move).  Caps below zero mean unlimited.
     """
     cells = 4 * n
     budget = movable_twos and hop_budget >= 0
