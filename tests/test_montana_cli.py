@@ -4,6 +4,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from puzzlegen.commands import montana as montana_cmd
 from puzzlegen.commands.montana import cli, play
 from puzzlegen.runs import read_records
 from solvers.cards import Card
@@ -60,6 +61,20 @@ def test_winrate_counts_limits_separately(tmp_path):
     assert out["limit"] == sum(r["result"] == "limit" for r in lines) == 3 - out["won"]
     assert out["win_rate"]["deals"] == 3 - out["limit"]
     assert out["limits_lost_won"]["rate"] == [out["won"] / 3, (out["won"] + out["limit"]) / 3]
+
+
+def test_forget_given_no_limit_stops_at_the_default_moves(monkeypatch):
+    """A forgetting table never stops for memory, so a search given neither --max-nodes nor
+    --seconds makes ``FORGET_MAX_NODES`` moves (lowered here) and says ``limit``; a limit
+    given is kept, and a run's settings name the moves its deals had."""
+    monkeypatch.setattr(montana_cmd, "FORGET_MAX_NODES", 3000)
+    game = ["--seed", 7, "--movable-twos", "--redeals", 0, "--max-states", 300, "--forget"]
+    out = json.loads(run("solve", *game, "--json").output)
+    assert out["status"] == "limit" and out["nodes"] == 3000
+    out = json.loads(run("solve", *game, "--max-nodes", 5000, "--json").output)
+    assert out["status"] == "limit" and out["nodes"] == 5000
+    out = json.loads(run("winrate", "--deals", 1, *game[2:], "--json").output)
+    assert out["max_nodes"] == 3000 and out["limit"] == 1
 
 
 @pytest.mark.parametrize("extra", [[], ["--movable-twos", "--pass-states", 2000]])
