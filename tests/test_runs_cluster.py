@@ -202,3 +202,13 @@ def test_a_long_montana_round_keeps_its_worker(tmp_path):
     assert out.exit_code == 0, out.output
     summary = json.loads(out.output)
     assert (summary["deals"], summary["limit"]) == (1, 1)
+
+
+def test_a_local_cluster_never_drops_a_silent_worker():
+    # The --jobs cluster's scheduler has no worker-ttl: the other games' kernels hold the GIL
+    # through a call, and Dask's default (5 minutes) would drop the worker of a long one.
+    cluster = runs._local_cluster(1)
+    try:
+        assert cluster.scheduler.worker_ttl is None
+    finally:
+        cluster.close()
