@@ -438,6 +438,17 @@ def _move(board, pos, gaps, key, word, mul, n, src, dst):
 
 
 @leaf
+def _undo(board, pos, gaps, key, word, mul, n, src, dst, arranged, saved, tmp):
+    """Take back the move ``src`` -> ``dst`` and, if ``arranged``, the first column's
+    rearrangement before it (``saved``: the column and free rows before both); returns the free
+    rows."""
+    _move(board, pos, gaps, key, word, mul, n, dst, src)
+    if arranged:
+        _arrange(board, pos, gaps, key, word, mul, n, saved, tmp)
+    return saved >> 24
+
+
+@leaf
 def _class_key(board, key, word, mul, n, free, shift, out, tmp):
     """The table key of the layout's class: the free rows' first cells sorted, and the free
     rows in the last word's bits from ``shift``."""
@@ -871,10 +882,8 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
             d -= 1
             s = path_src[d]
             t = path_dst[d]
-            _move(board, pos, gaps, key, word, mul, n, t, s)
-            if path_arr[d] >= 0:
-                _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
-            free = saved[d] >> 24
+            free = _undo(board, pos, gaps, key, word, mul, n, s, t, path_arr[d] >= 0, saved[d],
+                         tmp)
             if budget and s % n == 0 and t % n == 0:
                 hops -= 1
             continue
@@ -899,6 +908,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
             return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
+        fresh = 1  # new (always, without a table)
         if use_tt:
             if classes:
                 _class_key(board, key, word, mul, n, free, shift, probe, tmp)
@@ -912,37 +922,27 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
                                 states - forgotten, max_states, hops, budget)
             if fresh == 2:
                 return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
-            if fresh == 0:
-                _move(board, pos, gaps, key, word, mul, n, t, s)
-                if a >= 0:
-                    _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
-                free = saved[d] >> 24
-                if hop:
-                    hops -= 1
-                continue
             if fresh == 1:
                 states += 1
                 if movable_twos and _open_column(board, n):
                     recurring += 1
-        path_src[d] = s
-        path_dst[d] = t
-        path_arr[d] = a
-        score, best_col = _class_locked(board, n, free, tmp, gain)
-        if score > best:
-            best = score
-            moves = d + 1
-            final_arr = best_col
-            best_src[:moves] = path_src[:moves]
-            best_dst[:moves] = path_dst[:moves]
-            best_arr[:moves] = path_arr[:moves]
-            if best == target:
-                return WON, best, moves, final_arr, nodes, states, budget_hit, forgotten
-        if _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach, free,
-                tmp, gain, best):
-            _move(board, pos, gaps, key, word, mul, n, t, s)
-            if a >= 0:
-                _arrange(board, pos, gaps, key, word, mul, n, saved[d], tmp)
-            free = saved[d] >> 24
+        if fresh != 0:
+            path_src[d] = s
+            path_dst[d] = t
+            path_arr[d] = a
+            score, best_col = _class_locked(board, n, free, tmp, gain)
+            if score > best:
+                best = score
+                moves = d + 1
+                final_arr = best_col
+                best_src[:moves] = path_src[:moves]
+                best_dst[:moves] = path_dst[:moves]
+                best_arr[:moves] = path_arr[:moves]
+                if best == target:
+                    return WON, best, moves, final_arr, nodes, states, budget_hit, forgotten
+        if fresh == 0 or _cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile,
+                              reach, free, tmp, gain, best):
+            free = _undo(board, pos, gaps, key, word, mul, n, s, t, a >= 0, saved[d], tmp)
             if hop:
                 hops -= 1
             continue
