@@ -11,7 +11,9 @@ from __future__ import annotations
 import io
 import os
 import resource
+import json
 import signal
+import subprocess
 import sys
 import time
 import traceback
@@ -125,3 +127,22 @@ class Package:
                 (self.folder / name).write_bytes(self.saved[name])
             else:
                 (self.folder / name).unlink()
+
+
+def without_numba(cwd: Path, compiled: str, argv: list[str]) -> dict:
+    """Run ``puzzlegen ARGV`` (JSON out) in a new interpreter in ``cwd``, away from the checkout
+    so that the installed package runs, and return its JSON with ``numba``: whether numba got
+    imported.  Skips the test when the installed package has no search compiled ahead of time
+    (``compiled``, "module:name" of an object with ``load()``, loads None)."""
+    module, name = compiled.split(":")
+    script = (f"import sys\nfrom {module} import {name}\n"
+              f"if {name}.load() is None:\n    print('no compiled search'); sys.exit()\n"
+              "from puzzlegen.cli import cli\n"
+              f"try:\n    cli({argv!r})\nexcept SystemExit:\n    pass\n"
+              "print('numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    if out == ["no compiled search"]:
+        import pytest
+        pytest.skip("the installed package has no compiled search (pip install compiles it)")
+    return {**json.loads(out[0]), "numba": out[-1] == "True"}

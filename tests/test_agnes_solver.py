@@ -1,12 +1,10 @@
 """The Agnes kernel: exact against a brute-force oracle and a plain search, lines replay."""
 import itertools
-import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import forked
 from solvers.agnes import Board, deals_from_seed, parse_rules, replay, solve
 from solvers.agnes import codes, kernel
 from solvers.agnes.api import _EMPTY
@@ -168,20 +166,6 @@ def test_compiled_search_matches_the_jit_kernel():
 def test_a_winrate_run_starts_without_numba(tmp_path):
     """Away from the checkout (so that the installed package runs), a win-rate run imports no
     numba when the search was compiled ahead of time."""
-    script = ("import sys\n"
-              "from solvers.agnes import codes\n"
-              "if codes.SEARCH.load() is None:\n"
-              "    print('no compiled search'); sys.exit()\n"
-              "from puzzlegen.cli import cli\n"
-              "try:\n"
-              "    cli(['agnes', 'winrate', '--rules', 'Up-Suit-HighRun', '--deals', '3',\n"
-              "         '--json'])\n"
-              "except SystemExit:\n"
-              "    pass\n"
-              "print('numba imported' if 'numba' in sys.modules else 'no numba')\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, check=True).stdout
-    if "no compiled search" in out:
-        pytest.skip("the installed package has no compiled search (pip install compiles it)")
-    assert json.loads(out.splitlines()[0])["deals"] == 3
-    assert out.splitlines()[-1] == "no numba"
+    out = forked.without_numba(tmp_path, "solvers.agnes.codes:SEARCH", [
+        "agnes", "winrate", "--rules", "Up-Suit-HighRun", "--deals", "3", "--json"])
+    assert out["deals"] == 3 and not out["numba"]

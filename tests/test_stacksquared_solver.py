@@ -3,8 +3,6 @@ search plans, restarts and ahead-of-time compiled kernel."""
 import importlib.metadata
 import importlib.util
 import json
-import subprocess
-import sys
 from functools import lru_cache
 
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
+import forked
 from puzzlegen.cli import cli
 from solvers.cards import Card
 from solvers.result import Limits, Status
@@ -188,22 +187,9 @@ def test_compiled_search_matches_the_jit_kernel():
 def test_a_solve_command_starts_without_numba(tmp_path):
     """Away from the checkout (so that the installed package runs), solving imports no numba
     when the search was compiled ahead of time."""
-    script = ("import sys\n"
-              "from solvers.stacksquared import aot\n"
-              "if aot.load() is None:\n"
-              "    print('no compiled search'); sys.exit()\n"
-              "from puzzlegen.cli import cli\n"
-              "try:\n"
-              "    cli(['stacksquared', 'solve', '--seed', '1', '--json'])\n"
-              "except SystemExit:\n"
-              "    pass\n"
-              "print('numba imported' if 'numba' in sys.modules else 'no numba')\n")
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, check=True).stdout
-    if "no compiled search" in out:
-        pytest.skip("the installed package has no compiled search (pip install compiles it)")
-    assert json.loads(out.splitlines()[0])["status"] == "solved"
-    assert out.splitlines()[-1] == "no numba"
+    out = forked.without_numba(tmp_path, "solvers.stacksquared:aot",
+                               ["stacksquared", "solve", "--seed", "1", "--json"])
+    assert out["status"] == "solved" and not out["numba"]
 
 
 def permuted(deal: Deal, row_order, col_order, transpose: bool, suit_map) -> Deal:
