@@ -1,5 +1,5 @@
 """Running a command line of the project in a forked copy of the test process, and watching
-the installed package's data folder.
+the installed package's data folder; running the installed package in a new interpreter.
 
 Forking is fast (the modules and compiled kernels are already loaded) and isolates the run: a
 command gets real file descriptors for stdin, stdout and stderr, its own process group (so
