@@ -66,7 +66,8 @@ def compute(game: games.Designable, rules, deals: int, seed_start: int, jobs: in
     jobs_list = [(game.name, text, s) for s in seeds if s not in done]
     sink = open(figures_out, "a" if resume else "w", encoding="utf-8") if figures_out else None
     try:
-        for record in clitools.progress(clitools.map_jobs(deal_figures, jobs_list, jobs),
+        for record in clitools.progress(runs.run(deal_figures, jobs_list, jobs=jobs,
+                                                 progress_every=None),
                                         total=len(jobs_list), desc="deals"):
             records.append(record)
             if sink:

@@ -23,7 +23,6 @@ from solvers.cards import FREECELL_SEEDS
 from solvers.errors import BadInput
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 
 #: A group given no command (click >= 8.2 raises it; older versions print the help themselves).
@@ -223,15 +222,6 @@ def progress(iterable: Iterable[T], total: int | None = None, desc: str = "") ->
         yield item
         bar.update()
     bar.close()
-
-
-def map_jobs(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1,
-             chunksize: int | None = None) -> Iterator[R]:
-    """``map(fn, items)`` in order on the run engine (``jobs`` local Dask workers); kept for
-    callers not yet on :func:`puzzlegen.runs.run`.  ``chunksize`` is ignored: batches size
-    themselves."""
-    from puzzlegen import runs
-    yield from runs.run(fn, list(items), jobs=jobs, progress_every=None)
 
 
 def parse_seed_range(text: str, seeds: range = FREECELL_SEEDS) -> range:

@@ -19,7 +19,6 @@ RANK_CHARS = "A23456789TJQK"
 #: seeds it tells apart (a larger seed would deal the same cards as ``seed & 0x7FFFFFFF``).
 FREECELL_SEEDS = range(2 ** 31)
 SUIT_CHARS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RED_SUITS = frozenset({1, 2})
 
 

@@ -61,8 +61,6 @@ class Limits:
         return -1 if self.states is None else int(self.states)
 
 
-UNLIMITED = Limits()
-
 
 @dataclass
 class SolveResult:

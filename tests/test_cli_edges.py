@@ -16,7 +16,6 @@ import pytest
 
 import forked
 from puzzlegen import clitools
-from puzzlegen.cli import cli
 from solvers.cards import freecell_deal
 from solvers.errors import BadInput
 

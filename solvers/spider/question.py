@@ -17,9 +17,6 @@ from solvers.errors import BadInput
 from solvers.spider.rules import (Board, Move, card_text, completes_suit, follows,
                                   source_reversible, unit_starts)
 
-KINDS = ("off", "onto", "into", "exchange")
-
-
 @dataclass(frozen=True)
 class Question:
     """A move question on a board; stacks are 0-based, ``units2`` only for ``exchange``."""

@@ -77,23 +77,6 @@ def component(start, within, adjacent):
 
 
 @leaf
-def compat_adjacency(card, occupied, compat, work_adj):
-    """Fill ``work_adj[a]`` with the occupied cells whose top may merge with cell a's top."""
-    rest = occupied
-    while rest:
-        a = lowest_bit(rest)
-        rest &= rest - ONE
-        mask = ZERO
-        others = occupied & ~(ONE << np.uint64(a))
-        while others:
-            b = lowest_bit(others)
-            others &= others - ONE
-            if (compat[card[a]] >> np.uint64(card[b])) & ONE:
-                mask |= ONE << np.uint64(b)
-        work_adj[a] = mask
-
-
-@leaf
 def split_off(cls, work_adj, line):
     """The component of the class's first cell in the compatibility graph induced on the
     class, or, when that is the whole class, in the shared-line graph induced on it."""
@@ -129,18 +112,9 @@ def cannot_merge(card, occupied, line, compat):
 
 
 @leaf
-def partition_bound(card, size, occupied, line, compat, single, work_adj, work_stack):
-    """Upper bound on the score reachable from this position (see module docstring).
-
-    With ``single`` set, return as soon as the stacks fall into two classes (-1): no single stack.
-    """
-    compat_adjacency(card, occupied, compat, work_adj)
-    return class_bound(size, occupied, line, single, work_adj, work_stack)
-
-
-@leaf
-def class_bound(size, occupied, line, single, work_adj, work_stack):
-    """``partition_bound`` once ``work_adj`` holds the compatibility adjacency of the tops."""
+def class_bound(size, occupied, line, work_adj, work_stack):
+    """The partition bound on the score reachable from this position (see the module
+    docstring), ``work_adj`` holding the compatibility adjacency of the tops."""
     bound = 0
     work_stack[0] = occupied
     top = 1
@@ -149,8 +123,6 @@ def class_bound(size, occupied, line, single, work_adj, work_stack):
         cls = work_stack[top]
         part = split_off(cls, work_adj, line)
         if part != cls:
-            if single:
-                return -1
             work_stack[top] = part
             work_stack[top + 1] = cls & ~part
             top += 2
@@ -300,13 +272,13 @@ def partner_component(start, within, card, suit_cells, rank_cells):
 
 @leaf
 def score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj, work_stack):
-    """``partition_bound`` for the maximum score, its adjacency read off the masks."""
+    """``class_bound`` for the maximum score, its adjacency read off the masks."""
     rest = occupied
     while rest:
         c = lowest_bit(rest)
         rest &= rest - ONE
         work_adj[c] = partner_cells(card[c], suit_cells, rank_cells) & ~(ONE << np.uint64(c))
-    return class_bound(size, occupied, line, False, work_adj, work_stack)
+    return class_bound(size, occupied, line, work_adj, work_stack)
 
 
 @njit(cache=True, inline="always")

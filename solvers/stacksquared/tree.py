@@ -22,8 +22,7 @@ own descendant).  Per state:
 
 A whole 4x4 tree has millions of states, so ``explore`` takes a state limit and then reports
 ``STATE_LIMIT`` (no figure is guessed).  ``decide`` answers one position at a time (stopping at
-the first single stack) with a table shared across calls; ``mistakes`` marks the losing
-children of winnable states.
+the first single stack) with a table shared across calls.
 """
 import numpy as np
 from numba import njit
@@ -265,48 +264,6 @@ def explore(card0, line, compat, max_states):
         acc_sols[depth] += sols[child]
     return (outcome, keys[:count], win[:count], prob[:count], half[:count], sols[:count],
             crit[:count])
-
-
-@njit(cache=True)
-def mistakes(keys, win, line, compat):
-    """Mark the losing children of winnable states: the states one mistake away.
-
-    ``keys`` are the packed tops of the states ``explore`` stored; every child of a winnable state
-    is among them, since winnable states are always expanded.
-    """
-    count, width = keys.shape
-    n = line.shape[0]
-    capacity = 2
-    while capacity * 7 < count * 10:
-        capacity *= 2
-    slots = rehash(keys, count, capacity)
-    mask = np.uint64(capacity - 1)
-    lost = np.zeros(count, dtype=np.bool_)
-    card = np.full(n, MISSING, dtype=np.int8)
-    size = np.zeros(n, dtype=np.int64)
-    key = np.zeros(width, dtype=np.uint64)
-    move_from = np.zeros(n * n, dtype=np.int64)
-    move_to = np.zeros(n * n, dtype=np.int64)
-    move_rank = np.zeros(n * n, dtype=np.int64)
-    for sid in range(count):
-        if not win[sid]:
-            continue
-        occupied = ZERO
-        for i in range(n):
-            card[i] = np.int8((keys[sid, i >> 3] >> np.uint64((i & 7) * 8)) & np.uint64(255)) - 1
-            if card[i] >= 0:
-                occupied |= ONE << np.uint64(i)
-        moves = generate_moves(card, occupied, line, compat, False, move_from, move_to,
-                               move_rank, 0)
-        for m in range(moves):
-            a, b = move_from[m], move_to[m]
-            saved, _ = play_tops(card, occupied, a, b)
-            pack_state(card, size, False, key)
-            child = slots[lookup(slots, keys, key, mask)]
-            if not win[child]:
-                lost[child] = True
-            take_back_tops(card, occupied, a, b, saved)
-    return lost
 
 
 # What ``decide`` answers for a position; the decision table stores it plus one in the two top
