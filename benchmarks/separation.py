@@ -10,13 +10,14 @@ levels present, the probability that a puzzle of the easier level is easier on t
 """
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 
 from puzzlegen import packs
 from puzzlegen.grading import LEVELS, figure
 from solvers import game as games
+from solvers.errors import BadInput
 
 
 def easier_share(easy: list[float], hard: list[float]) -> float:
@@ -29,7 +30,7 @@ def separation(paths: list[str], name: str | None = None) -> dict:
     loaded = [packs.load(p) for p in paths]
     names = {pack["game"] for pack in loaded}
     if len(names) != 1:
-        raise SystemExit(f"give the packs of one game, not {sorted(names)}")
+        raise BadInput(f"give the packs of one game, not {sorted(names)}")
     game = games.get(names.pop())
     name = name or game.check_figure
     by_level: dict[str, list[float]] = {}
@@ -45,7 +46,17 @@ def separation(paths: list[str], name: str | None = None) -> dict:
                                  for a, b in zip(levels, levels[1:])}}
 
 
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("packs", nargs="+", help="pack files of one game")
+    ap.add_argument("--figure", help="a dotted path into the metrics (default: the game's "
+                                     "check figure)")
+    args = ap.parse_args()
+    try:
+        print(json.dumps(separation(args.packs, args.figure), indent=1))
+    except (OSError, ValueError) as e:
+        ap.exit(2, f"error: {e}\n")
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    chosen = args.pop(args.index("--figure") + 1) if "--figure" in args else None
-    print(json.dumps(separation([a for a in args if a != "--figure"], chosen), indent=1))
+    main()
