@@ -9,6 +9,7 @@ each pair (a, b) the fewest empty stacks that exchange them.  Prints markdown ta
 """
 from __future__ import annotations
 
+import argparse
 import time
 
 from solvers.spider import ask, calc, oracle, parse_board
@@ -79,5 +80,6 @@ def exchanges() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     capacities()
     exchanges()
