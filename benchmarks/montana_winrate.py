@@ -29,7 +29,7 @@ from functools import partial
 from puzzlegen import runs
 from puzzlegen.commands.montana import play, summarize
 from puzzlegen.fileio import write_atomic
-from solvers.montana import Rules, Search
+from solvers.montana import FORGET_MAX_NODES, Rules, Search
 from solvers.result import Limits
 
 
@@ -59,7 +59,8 @@ def main() -> None:
                     help="re-solve with a forgetting table (see puzzlegen montana --forget): "
                          "the answer of an unbounded table, within --resolve-max-nodes")
     ap.add_argument("--resolve-max-nodes", type=int, default=None,
-                    help="moves a re-solved deal may make (default none)")
+                    help="moves a re-solved deal may make (default none; with --forget "
+                         f"{FORGET_MAX_NODES:,}, as puzzlegen montana)")
     ap.add_argument("--check", type=int, default=0,
                     help="re-solve this many decided deals (the biggest) and require the same "
                          "lines")
@@ -72,6 +73,8 @@ def main() -> None:
         print(f"error: --resolve-max-nodes must be at least 1, got {args.resolve_max_nodes}",
               file=sys.stderr)
         raise SystemExit(2)
+    if args.forget and args.resolve_max_nodes is None:
+        args.resolve_max_nodes = FORGET_MAX_NODES
     rows = {}
     for name in args.files:
         for row in runs.read_records(name):

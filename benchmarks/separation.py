@@ -36,7 +36,11 @@ def separation(paths: list[str], name: str | None = None) -> dict:
     by_level: dict[str, list[float]] = {}
     for pack in loaded:
         for entry in pack["puzzles"]:
-            value = figure(entry["metrics"], name)
+            try:
+                value = figure(entry["metrics"], name)
+            except (KeyError, TypeError):
+                raise BadInput(f"no figure {name!r} in the metrics of a {game.name} puzzle") \
+                    from None
             by_level.setdefault(entry["level"], []).append(float(value))
     levels = [name for name in LEVELS if name in by_level]
     return {"game": game.name, "figure": name,

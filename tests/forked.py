@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import pytest
+
 from puzzlegen import calibration
 from puzzlegen.cli import cli
 
@@ -143,6 +145,5 @@ def without_numba(cwd: Path, compiled: str, argv: list[str]) -> dict:
     out = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     if out == ["no compiled search"]:
-        import pytest
         pytest.skip("the installed package has no compiled search (pip install compiles it)")
     return {**json.loads(out[0]), "numba": out[-1] == "True"}

@@ -10,14 +10,10 @@ import click
 from puzzlegen import clitools, runs, stats
 from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
-from solvers.montana import (DEFAULT_MAX_STATES, Rules, Search, deal_from_seed, format_grid,
-                             game_json, parse_deal, solve)
+from solvers.montana import (DEFAULT_MAX_STATES, FORGET_MAX_NODES, Rules, Search,
+                             deal_from_seed, format_grid, game_json, parse_deal, solve)
 from solvers.montana.api import table_bytes, table_states
 from solvers.result import Limits, Status
-
-#: Moves a ``--forget`` search makes when given neither --max-nodes nor --seconds: about a
-#: minute on one core (52 cards with movable Twos: 1.5 million moves a second).
-FORGET_MAX_NODES = 80_000_000
 
 
 def rule_options(fn):

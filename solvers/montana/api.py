@@ -18,6 +18,10 @@ from solvers.montana.rules import (ROWS, Cell, Move, Rules, check_layout, deal_f
 from solvers.result import Limits, SolveResult, Status
 
 DEFAULT_MAX_STATES = 10_000_000
+#: Moves a forgetting-table search (``forget``, which never stops for memory) gets from the
+#: command lines when given no other limit: about a minute on one core (52 cards with movable
+#: Twos: 1.5 million moves a second).
+FORGET_MAX_NODES = 80_000_000
 MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
 MAX_HOP_PASSES = 1 << kernel.HOP_BITS
 # The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
@@ -67,8 +71,9 @@ SEARCHES = {"plain": Search(**_NONE),
             "passes": Search(**{**_NONE, "hop_passes": Search.hop_passes}),
             "all": Search()}
 
-__all__ = ["DEFAULT_MAX_STATES", "Move", "Round", "Rules", "Search", "deal_from_seed",
-           "format_deal", "format_grid", "game_json", "parse_deal", "solve", "solve_round"]
+__all__ = ["DEFAULT_MAX_STATES", "FORGET_MAX_NODES", "Move", "Round", "Rules", "Search",
+           "deal_from_seed", "format_deal", "format_grid", "game_json", "parse_deal", "solve",
+           "solve_round"]
 
 _tables: dict[tuple[int, int], list] = {}
 
