@@ -9,24 +9,30 @@ Run: ``pip install ".[plots]" && python examples/design_plots.py``
 """
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from puzzlegen.grading import LEVELS, load  # noqa: E402
-from solvers.stacksquared.difficulty import PLAYERS  # noqa: E402
-from solvers.stacksquared.game import GAME, Grid  # noqa: E402
+from puzzlegen.grading import LEVELS, load
+from solvers.stacksquared.difficulty import PLAYERS
+from solvers.stacksquared.game import GAME, UNGRADED, Grid
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def hardness_plot() -> None:
-    files = sorted((ROOT / "benchmarks/calibration").glob("[0-9]*x*.jsonl")  # StacksSquared grids)
+def pyplot():
+    """matplotlib's pyplot drawing to files (the ``plots`` extra, imported only to draw)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def hardness_plot(plt) -> None:
+    files = [path for path in sorted((ROOT / "benchmarks/calibration").glob("[0-9]*x*.jsonl"))
+             if tuple(map(int, path.stem.split("x"))) not in UNGRADED]  # graded grids
     fig, axes = plt.subplots(1, len(files), figsize=(4 * len(files), 3.2), sharey=True)
     for ax, path in zip(np.atleast_1d(axes), files):
         rows, cols = map(int, path.stem.split("x"))
@@ -43,7 +49,7 @@ def hardness_plot() -> None:
     fig.savefig(ROOT / "examples/design-hardness.png", dpi=120)
 
 
-def ladder_plot() -> None:
+def ladder_plot(plt) -> None:
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for offset, player in enumerate(PLAYERS):
         spots, values = [], []
@@ -63,5 +69,7 @@ def ladder_plot() -> None:
 
 
 if __name__ == "__main__":
-    hardness_plot()
-    ladder_plot()
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
+    plt = pyplot()
+    hardness_plot(plt)
+    ladder_plot(plt)

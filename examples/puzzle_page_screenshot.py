@@ -8,6 +8,7 @@ $PUZZLEGEN_CHROMIUM.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
@@ -22,6 +23,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     pack = packs.load(ROOT / "puzzles/stacksquared-4x4-expert.json")
     pack["puzzles"] = pack["puzzles"][:25]
     with tempfile.TemporaryDirectory() as folder:
