@@ -15,9 +15,11 @@ the K decided deals that needed the most layouts and stops with an error unless 
 lines come out the same (seconds aside).  ``--forget`` re-solves with a table that forgets
 layouts that cannot recur instead of stopping when full: a deal then gets what an unbounded
 table would give, unless it reaches ``--resolve-max-nodes`` moves.  Later files win for a
-seed given twice, so a file of re-solved deals can follow the chunks.  Prints the ``winrate
---json`` summary of the merged deals (seed rules and, in ``first_round``, the first deal
-alone).
+seed given twice, so a file of re-solved deals can follow the chunks; but a file whose run had
+other rules than the command's, or two files that decide a seed's first deal differently (an
+exact answer, whatever the search settings), stop the merge with an error.  Prints the
+``winrate --json`` summary of the merged deals (seed rules and, in ``first_round``, the first
+deal alone).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import argparse
 import json
 import sys
 from functools import partial
+from typing import NoReturn
 
 from puzzlegen import runs
 from puzzlegen.commands.montana import play, summarize
@@ -39,6 +42,46 @@ def _outcome(row: dict, forget: bool) -> dict:
     if not forget:
         return {**row, "seconds": 0}
     return {**row, "seconds": 0, "states": 0, "first": {**row["first"], "states": 0}}
+
+
+def fail(message: str) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def first_deal(row: dict) -> tuple | None:
+    """A per-deal line's exact answer for the first deal, None if it ended at ``limit``."""
+    first = row["first"]
+    return None if first["result"] == "limit" else (first["result"], first["locked"])
+
+
+def merged(files: list[str], rules: dict) -> dict[int, dict]:
+    """The per-deal lines of ``files`` by seed, later files winning; every file's run must have
+    ``rules`` (files without a run header are taken as they are)."""
+    rows: dict[int, dict] = {}
+    for name in files:
+        try:
+            with open(name, encoding="utf-8") as fh:
+                header = json.loads(fh.readline() or "{}").get("run", {})
+            records = list(runs.read_records(name))
+        except (OSError, ValueError, AttributeError) as exc:
+            fail(f"cannot read {name}: {exc}")
+        if not all(isinstance(r, dict) and {"seed", "result", "first"} <= set(r) for r in records):
+            fail(f"{name} is not a per-deal file of montana winrate")
+        other = [f"{k} {json.dumps(header[k])}, not {json.dumps(rules[k])}"
+                 for k in rules if k in header and header[k] != rules[k]]
+        if other:
+            fail(f"{name} was run with other rules: {'; '.join(other)}")
+        for row in records:
+            old = rows.get(row["seed"])
+            if old and None not in (first_deal(old), first_deal(row)) \
+                    and first_deal(old) != first_deal(row):
+                fail(f"seed {row['seed']}: {name} says {first_deal(row)}, an earlier file "
+                     f"{first_deal(old)}")
+            rows[row["seed"]] = row
+    if not rows:
+        fail("the files hold no deals")
+    return dict(sorted(rows.items()))
 
 
 def main() -> None:
@@ -70,16 +113,11 @@ def main() -> None:
     ap.add_argument("--out", help="write the merged per-deal lines here")
     args = ap.parse_args()
     if args.resolve_max_nodes is not None and args.resolve_max_nodes < 1:
-        print(f"error: --resolve-max-nodes must be at least 1, got {args.resolve_max_nodes}",
-              file=sys.stderr)
-        raise SystemExit(2)
+        fail(f"--resolve-max-nodes must be at least 1, got {args.resolve_max_nodes}")
     if args.forget and args.resolve_max_nodes is None:
         args.resolve_max_nodes = FORGET_MAX_NODES
-    rows = {}
-    for name in args.files:
-        for row in runs.read_records(name):
-            rows[row["seed"]] = row
-    rows = dict(sorted(rows.items()))
+    rows = merged(args.files, {"ranks": args.ranks, "redeals": args.redeals,
+                               "movable_twos": args.movable_twos, "gaps": "after-locked"})
     rules = Rules(args.ranks, movable_twos=args.movable_twos)
     search = Search(columns=not args.no_columns, bound=not args.no_bound,
                     reach=not args.no_reach, safe=not args.no_safe,
