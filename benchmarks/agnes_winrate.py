@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from puzzlegen.clitools import jobs_argument
 from puzzlegen.commands.agnes import summarize
 from puzzlegen.runs import read_records
 
@@ -36,11 +37,14 @@ def per_deal_file(rules: str, seed: int) -> Path:
 
 
 def run(rules: str, args) -> None:
-    cmd = [sys.executable, "-c", "from puzzlegen.cli import main; main()", "agnes", "winrate", "--rules", rules,
-           "--deals", str(args.deals), "--seed", str(args.seed), "--jobs", str(args.jobs),
-           "--max-states", str(args.max_states), "--per-deal", str(per_deal_file(rules, args.seed)),
-           "--resume", "--json"]
-    subprocess.run(cmd, check=True)
+    """One variant's run; its error line (puzzlegen's own) ends this script with its status."""
+    cmd = [sys.executable, "-c", "from puzzlegen.cli import main; main()", "agnes", "winrate",
+           "--rules", rules, "--deals", str(args.deals), "--seed", str(args.seed),
+           "--jobs", str(args.jobs), "--max-states", str(args.max_states),
+           "--per-deal", str(per_deal_file(rules, args.seed)), "--resume", "--json"]
+    status = subprocess.run(cmd).returncode
+    if status:
+        raise SystemExit(status)
 
 
 def table(seed: int) -> str:
@@ -70,11 +74,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=jobs_argument, default=1)
     parser.add_argument("--max-states", type=int, default=20_000_000)
     parser.add_argument("--only", default=",".join(PUBLISHED), help="comma-separated variants")
     parser.add_argument("--table-only", action="store_true", help="just print the table")
     args = parser.parse_args()
+    unknown = [rules for rules in args.only.split(",") if rules not in PUBLISHED]
+    if unknown:
+        parser.exit(2, f"error: --only {unknown[0]}: not one of {', '.join(PUBLISHED)}\n")
     RESULTS.mkdir(exist_ok=True)
     if not args.table_only:
         for rules in args.only.split(","):

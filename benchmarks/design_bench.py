@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from puzzlegen import anneal
+from puzzlegen import anneal, clitools
 from puzzlegen.design import generate_pack
 from puzzlegen.grading import LEVELS, grade, load, parse_level
 from solvers import game as games
@@ -137,7 +137,8 @@ def search(game_name, rules_text, level, seconds):
 @game_options
 @click.option("--level", default="expert", show_default=True)
 @click.option("--count", default=10, show_default=True)
-@click.option("--jobs", default=2, show_default=True)
+@click.option("--jobs", type=clitools.Jobs(), default=min(2, clitools.cores()),
+              show_default=True)
 def generate(game_name, rules_text, level, count, jobs):
     """Wall time of ``generate`` and the levels its puzzles re-grade to."""
     game, rules = game_and_rules(game_name, rules_text)

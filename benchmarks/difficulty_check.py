@@ -24,6 +24,7 @@ from pathlib import Path
 
 import click
 
+from puzzlegen import clitools
 from solvers.result import Limits
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.api import run_search
@@ -86,7 +87,8 @@ def below_share(values: list[float], reference: list[float]) -> float:
 @click.option("--random", "random_deals", default=400, show_default=True,
               help="Random deals (seeds 50001, ...) of the packs' grid to compare with.")
 @click.option("--particles", default=100, show_default=True)
-@click.option("--jobs", default=2, show_default=True)
+@click.option("--jobs", type=clitools.Jobs(), default=min(2, clitools.cores()),
+              show_default=True)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False))
 def main(packs, random_deals, particles, jobs, json_out):
     by_level, rows, cols = {}, None, None

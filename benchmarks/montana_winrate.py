@@ -30,6 +30,7 @@ from functools import partial
 from typing import NoReturn
 
 from puzzlegen import runs
+from puzzlegen.clitools import jobs_argument
 from puzzlegen.commands.montana import play, summarize
 from puzzlegen.fileio import write_atomic
 from solvers.montana import FORGET_MAX_NODES, Rules, Search
@@ -109,7 +110,7 @@ def main() -> None:
                          "lines")
     ap.add_argument("--resolved", help="keep the re-solved deals in this per-deal file as they "
                                         "finish, and continue from it (resumable)")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=jobs_argument, default=1)
     ap.add_argument("--out", help="write the merged per-deal lines here")
     args = ap.parse_args()
     if args.resolve_max_nodes is not None and args.resolve_max_nodes < 1:

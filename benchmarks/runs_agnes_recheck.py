@@ -20,6 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from puzzlegen import runs
+from puzzlegen.clitools import jobs_argument
 from puzzlegen.commands.agnes import solve_deal, summarize, warm_up
 from solvers.agnes import deals_from_seed, parse_rules
 
@@ -46,7 +47,7 @@ def recorded(rules: str) -> dict[int, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=20)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=jobs_argument, default=1)
     parser.add_argument("--out", default=str(RESULTS / f"agnes_recheck_seed{SEED}.jsonl"))
     args = parser.parse_args()
     deals = list(deals_from_seed(SEED, 0, 10_000))

@@ -13,6 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
+from puzzlegen.clitools import jobs_argument
 from puzzlegen.fileio import write_atomic
 from puzzlegen.survey import survey
 from solvers.stacksquared import DEFAULT_LIMITS
@@ -68,7 +69,7 @@ def plot(results: list[dict], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=jobs_argument, default=2)
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the planned deals")
     args = parser.parse_args()
     results = []

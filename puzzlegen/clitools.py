@@ -8,6 +8,7 @@ is not); Ctrl-C stops with one line on stderr and exit status 130.
 """
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import math
@@ -271,6 +272,14 @@ class Jobs(click.ParamType):
             self.fail(f"{jobs} is not a worker count from 1 to this machine's {cores()} cores",
                       param, ctx)
         return jobs
+
+
+def jobs_argument(text: str) -> int:
+    """``--jobs`` of the argparse scripts in benchmarks/ and examples/: :class:`Jobs`'s check."""
+    try:
+        return Jobs().convert(text, None, None)
+    except click.BadParameter as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
 
 
 class FreeCellSeed(click.ParamType):

@@ -26,7 +26,8 @@ SCRIPT = re.compile(rf"python3? ((?:benchmarks|examples)/\w+\.py)({END})")
 
 
 def quoted(pattern: re.Pattern) -> list[tuple[str, re.Match]]:
-    return [(path.name, match) for path in DOCUMENTS for match in pattern.finditer(path.read_text())]
+    return [(path.name, match) for path in DOCUMENTS
+            for match in pattern.finditer(path.read_text())]
 
 
 def options(words: list[str]) -> list[str]:

@@ -5,6 +5,7 @@ They are not imported by the package, so nothing else would notice one that no l
 from __future__ import annotations
 
 import py_compile
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted([*ROOT.glob("benchmarks/*.py"), *ROOT.glob("examples/*.py")])
 SCRIPTS = [path for path in FILES if 'if __name__ == "__main__":' in path.read_text()]
+WITH_JOBS = [path for path in SCRIPTS
+             if re.search(r'(add_argument|option)\("--jobs"', path.read_text())]
 
 
 def name(path: Path) -> str:
@@ -35,3 +38,12 @@ def test_a_script_prints_its_usage(script):
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.lower().startswith("usage:"), proc.stdout[:200]
+
+
+@pytest.mark.parametrize("script", WITH_JOBS, ids=name)
+def test_a_script_refuses_a_worker_count_of_zero(script):
+    """A bad --jobs stops a script at once, as it stops puzzlegen (not a run on one process)."""
+    command = ["generate"] if script.name == "design_bench.py" else []  # its --jobs is there
+    proc = subprocess.run([sys.executable, str(script), *command, "--jobs", "0"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "0 is not a worker count" in proc.stderr, proc.stderr
