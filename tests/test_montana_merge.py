@@ -35,12 +35,19 @@ def chunks(tmp_path_factory):
     return [folder / "seed0.jsonl", folder / "seed12.jsonl"]
 
 
-def test_merged_chunks_with_their_limits_resolved_are_the_run_of_the_bigger_table(chunks):
-    proc = merge(*chunks, *RULES, "--resolve-max-states", 1_000_000)
+@pytest.mark.parametrize("resolve", [["--resolve-max-states", 1_000_000],
+                                     ["--resolve-max-states", 300, "--forget",
+                                      "--resolve-max-nodes", 10**8, "--check", 3]])
+def test_merged_chunks_with_their_limits_resolved_are_the_run_of_the_bigger_table(chunks,
+                                                                                   resolve):
+    """Re-solved with a table big enough for every deal, or with a small forgetting one (which
+    must also give the biggest decided deals' lines again: ``--check``)."""
+    proc = merge(*chunks, *RULES, *resolve)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     whole = winrate("--deals", 24, "--max-states", 1_000_000)
     assert out["resolved"] > 0 and out["limit"] == whole["limit"] == 0
+    assert out["checked_same"] == (3 if "--check" in resolve else 0)
     for key in ("deals", "won", "lost", "win_rate"):
         assert out[key] == whole[key] and out["first_round"][key] == whole["first_round"][key]
 
