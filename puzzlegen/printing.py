@@ -2,14 +2,16 @@
 level and grid, and the solutions collected at the end, as a PDF or as one SVG per page.
 
 Every page is a ReportLab ``Drawing`` (cards drawn as shapes, suits as paths, so no font needs
-suit glyphs), rendered to PDF or SVG by ReportLab's renderers.  A game supplies the cards
-of a puzzle's grid (``None`` for an empty cell) through ``GRIDS``.
+suit glyphs), rendered to PDF or SVG by ReportLab's renderers.  A game laid out as a grid of
+cards is printed through its :class:`Form` in ``FORMS``: the goal, the grid of a puzzle (``None``
+for an empty cell), what its solution reaches and how to read a move.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from io import BytesIO
+from typing import Callable
 
 from reportlab.graphics import renderPDF, renderSVG
 from reportlab.graphics.shapes import Circle, Drawing, Path, Rect, String
@@ -18,15 +20,15 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from solvers.cards import Card, parse_cards
+from puzzlegen.packs import read_entry
+from solvers import game as games
+from solvers.cards import Card
 from solvers.errors import BadInput
 
 PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 56
 RED, INK, LINE = colors.HexColor("#c0262d"), colors.HexColor("#1d2330"), colors.HexColor("#9aa0a6")
 RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-GOALS = {"stacksquared": "Move a stack onto another in its row or column when the top cards share "
-                         "a suit or are equal or adjacent in rank (A low, K high). Make one stack."}
 
 # Suit outlines in a 100 x 100 box, y pointing down (as in the page's SVG symbols): each is a
 # list of ("circle", cx, cy, r) or ("path", [(op, coordinates...)]).
@@ -44,12 +46,42 @@ SUIT_SHAPES = {
 }
 
 
-def stacksquared_grid(entry: dict) -> list[Card | None]:
-    return list(parse_cards(entry["deal"]))
+@dataclass(frozen=True)
+class Form:
+    """How a game's puzzles print."""
+
+    goal: str
+    grid: Callable[[object, object], tuple[int, int, list[Card | None]]]
+    """(deal, rules) -> rows, columns and the cells row-major (None for an empty cell)."""
+    reached: Callable[[dict], str]
+    """A pack entry -> what its solution reaches, for the solution's heading."""
+    notation: str
+    """How to read a move of a solution."""
+    coordinates: bool = False
+    """Whether moves name cells, so the grid's rows and columns are numbered (from 0)."""
 
 
-#: game -> the cards of a puzzle's grid, row-major (None for an empty cell).
-GRIDS = {"stacksquared": stacksquared_grid}
+def stacksquared_reached(entry: dict) -> str:
+    return "one stack" if entry["metrics"]["single_stack"] else \
+        f"no single stack: the best score, {entry['metrics']['max_score']}"
+
+
+FORMS = {
+    "stacksquared": Form(
+        "Move a stack onto another in its row or column when the top cards share a suit or are "
+        "equal or adjacent in rank (A low, K high). Make one stack.",
+        lambda deal, rules: (deal.rows, deal.cols, list(deal.cards)), stacksquared_reached,
+        "5C-JC: the stack topped by 5C goes onto the stack topped by JC."),
+    "montana": Form(
+        "Build each row in one suit from the Two up, left to right, from the first column. A "
+        "card may move into a gap whose left neighbour is the card one rank lower in its suit; "
+        "a Two only into a gap in the first column. A gap right of the highest card is dead.",
+        lambda deal, rules: (4, rules.ranks, list(deal)),
+        lambda entry: "no win exists" if entry["level"] == "unsolvable" else
+        f"every row in suit order, {len(entry['solution'])} moves",
+        "6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top left.",
+        coordinates=True),
+}
 
 
 @dataclass
@@ -136,9 +168,9 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     y = text_lines(d, [entry["id"]], MARGIN, h - MARGIN - 14, 22, "Helvetica-Bold")
     width = w - 2 * MARGIN
     y = text_lines(d, wrap(level_text(entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
-    goal = GOALS.get(pack["game"], "")
-    y = text_lines(d, wrap(goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
-    rows, cols, cards = entry["rows"], entry["cols"], GRIDS[pack["game"]](entry)
+    form = FORMS[pack["game"]]
+    y = text_lines(d, wrap(form.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
+    rows, cols, cards = form.grid(*read_entry(games.get(pack["game"]), entry))
     gap = 8
     room_h = y - MARGIN - 30
     card_w = min((width - gap * (cols - 1)) / cols, (room_h - gap * (rows - 1)) / rows / 1.4, 90)
@@ -148,6 +180,13 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
         r, c = divmod(i, cols)
         draw_card(d, card, left + c * (card_w + gap), top - (r + 1) * card_w * 1.4 - r * gap,
                   card_w)
+    if form.coordinates:
+        for c in range(cols):
+            d.add(String(left + c * (card_w + gap) + card_w / 2, top + 5, str(c),
+                         fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="middle"))
+        for r in range(rows):
+            d.add(String(left - 5, top - r * (card_w * 1.4 + gap) - card_w * 0.7, str(r),
+                         fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="end"))
     footer(d, number, title)
     return d
 
@@ -156,12 +195,12 @@ def solution_pages(pack: dict, first: int, title: str, paper) -> list[Drawing]:
     """The solutions, puzzle after puzzle, numbered moves wrapped to the page width."""
     w, h = paper
     width, size = w - 2 * MARGIN, 10
+    form = FORMS[pack["game"]]
     blocks = []
     for entry in pack["puzzles"]:
         moves = "  ".join(f"{k}.\u00a0{m}" for k, m in enumerate(entry["solution"], 1))
-        goal = "one stack" if entry["metrics"]["single_stack"] else \
-            f"no single stack: the best score, {entry['metrics']['max_score']}"
-        blocks.append((f"{entry['id']} ({goal})", wrap(moves, "Helvetica", size, width)))
+        blocks.append((f"{entry['id']} ({form.reached(entry)})",
+                       wrap(moves, "Helvetica", size, width)))
     pages, d, y = [], None, 0.0
     for heading, lines in blocks:
         need = (len(lines) + 2) * size * 1.35
@@ -170,6 +209,8 @@ def solution_pages(pack: dict, first: int, title: str, paper) -> list[Drawing]:
             pages.append(d)
             footer(d, first + len(pages) - 1, title)
             y = text_lines(d, ["Solutions"], MARGIN, h - MARGIN - 14, 18, "Helvetica-Bold") - 6
+            y = text_lines(d, wrap(form.notation, "Helvetica", size, width), MARGIN, y, size,
+                           fill=LINE) - 6
         y = text_lines(d, [heading], MARGIN, y, 11, "Helvetica-Bold")
         y = text_lines(d, lines, MARGIN, y, size) - 6
     return pages
@@ -182,7 +223,7 @@ def contents_page(pack: dict, title: str, paper) -> Drawing:
     made = pack["created_with"]
     y = text_lines(d, [f"{len(pack['puzzles'])} {pack['game']} puzzles, made with {made['tool']} "
                        f"({made['method']})."], MARGIN, y - 4, 11)
-    y = text_lines(d, wrap(GOALS.get(pack["game"], ""), "Helvetica", 10, w - 2 * MARGIN),
+    y = text_lines(d, wrap(FORMS[pack["game"]].goal, "Helvetica", 10, w - 2 * MARGIN),
                    MARGIN, y - 2, 10, fill=LINE) - 10
     size = 10 if len(pack["puzzles"]) <= 40 else 7
     for number, entry in enumerate(pack["puzzles"], 2):
@@ -203,8 +244,9 @@ def file_stem(pid: str) -> str:
 
 def pages(pack: dict, title: str, paper_name: str = "a4") -> list[Page]:
     """The book's pages in order: contents, one per puzzle, solutions."""
-    if pack["game"] not in GRIDS:
-        raise BadInput(f"no printed form for {pack['game']} packs yet")
+    if pack["game"] not in FORMS:
+        raise BadInput(f"no printed form for {pack['game']} packs: pack print draws "
+                       f"{' and '.join(FORMS)} packs (pack show prints any pack)")
     paper = PAPERS[paper_name]
     out = [Page("contents", contents_page(pack, title, paper))]
     for number, entry in enumerate(pack["puzzles"], 2):

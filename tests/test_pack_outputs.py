@@ -1,6 +1,7 @@
 """``pack show --id --no-solution --json``, ``pack html`` and ``pack print``: outputs and bad input."""
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -68,6 +69,35 @@ def test_print_svg_pages_are_named_by_puzzle(tmp_path):
     assert first.lstrip().startswith("<?xml") and pack["puzzles"][0]["id"] in first
     assert run("print", PACK, "--out", out, "--format", "svg").exit_code == 2
     assert run("print", PACK, "--out", out, "--format", "svg", "--force").exit_code == 0
+
+
+def test_print_a_montana_pack_with_its_gaps_and_numbered_cells(tmp_path):
+    pack_path = ROOT / "puzzles/montana-8.json"
+    pack = json.loads(pack_path.read_text())
+    assert run("print", pack_path, "--out", tmp_path / "book.pdf").exit_code == 0
+    pages = len(re.findall(rb"/Type /Page\b", (tmp_path / "book.pdf").read_bytes()))
+    assert pages >= len(pack["puzzles"]) + 2
+    result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
+    assert result.exit_code == 0, result.output
+    entry = pack["puzzles"][-1]
+    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    assert entry["id"] in page and "Build each row in one suit" in page
+    assert page.count("stroke-dasharray") == 4            # the four aces are the gaps
+    assert all(f">{k}<" in page for k in range(8))        # columns 0..7 (and rows 0..3)
+    solutions = (tmp_path / "pages" / "solutions-1.svg").read_text()
+    assert "counted from 0 at the top left" in solutions
+    assert f"1.\xa0{html.escape(pack['puzzles'][0]['solution'][0])}" in solutions
+
+
+def test_a_game_without_a_page_or_a_printed_form_is_one_error_line(tmp_path):
+    stackmgmt = ROOT / "puzzles/stackmgmt-8x4-k4.json"
+    result = run("print", stackmgmt, "--out", tmp_path / "book.pdf")
+    assert result.exit_code == 2 and not (tmp_path / "book.pdf").exists()
+    assert result.output == ("error: no printed form for stackmgmt packs: pack print draws "
+                             "stacksquared and montana packs (pack show prints any pack)\n")
+    result = run("html", ROOT / "puzzles/montana-8.json", "--out", tmp_path / "page.html")
+    assert result.exit_code == 2 and not (tmp_path / "page.html").exists()
+    assert result.output.startswith("error: pack html plays StacksSquared packs only; ")
 
 
 def broken_packs(tmp_path: Path) -> dict[str, tuple[Path, str]]:

@@ -61,12 +61,12 @@ def show(path, pid, no_solution, as_json):
         click.echo(packs.show(shown))
 
 
-def stacksquared_pack(path: str, command: str) -> dict:
-    """The pack at ``path``; :class:`BadInput` unless it is a StacksSquared pack (the page and
-    the book draw StacksSquared grids only)."""
+def stacksquared_pack(path: str) -> dict:
+    """The pack at ``path``; :class:`BadInput` unless it is a StacksSquared pack (the page plays
+    StacksSquared only)."""
     pack = packs.load(path)
     if pack["game"] != "stacksquared":
-        raise BadInput(f"pack {command} draws StacksSquared packs only; {path} is a "
+        raise BadInput(f"pack html plays StacksSquared packs only; {path} is a "
                        f"{pack['game']} pack (pack show prints any pack)")
     return pack
 
@@ -85,7 +85,7 @@ def html(path, out, title, force):
     from puzzlegen import web
 
     check_output(out, force)
-    write_atomic(out, web.page(stacksquared_pack(path, "html"), title or title_of(path)))
+    write_atomic(out, web.page(stacksquared_pack(path), title or title_of(path)))
 
 
 @cli.command(name="print")
@@ -98,14 +98,15 @@ def html(path, out, title, force):
 @click.option("--title", help="The book's title.  Default: the pack's file name.")
 @force_option
 def print_(path, out, fmt, paper, title, force):
-    """Print the pack PATH as a puzzle book: contents, one puzzle a page (id, level, grid), then
-    the solutions.  SVG pages are named contents, the puzzle ids and solutions-N."""
+    """Print the pack PATH (StacksSquared or Montana) as a puzzle book: contents, one puzzle a
+    page (id, level, grid), then the solutions.  SVG pages are named contents, the puzzle ids
+    and solutions-N."""
     from puzzlegen import printing
 
     check_output(out, force)
     if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
         raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
-    pack = stacksquared_pack(path, "print")
+    pack = packs.load(path)
     title = title or title_of(path)
     book = printing.pages(pack, title, paper)
     if fmt == "pdf":
