@@ -61,31 +61,22 @@ def show(path, pid, no_solution, as_json):
         click.echo(packs.show(shown))
 
 
-def stacksquared_pack(path: str) -> dict:
-    """The pack at ``path``; :class:`BadInput` unless it is a StacksSquared pack (the page plays
-    StacksSquared only)."""
-    pack = packs.load(path)
-    if pack["game"] != "stacksquared":
-        raise BadInput(f"pack html plays StacksSquared packs only; {path} is a "
-                       f"{pack['game']} pack (pack show prints any pack)")
-    return pack
-
-
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
 @click.option("--title", help="The page's title.  Default: the pack's file name.")
 @force_option
 def html(path, out, title, force):
-    """Write one self-contained page (no network) that plays every puzzle of the pack PATH.
+    """Write one self-contained page (no network) that plays every puzzle of the pack PATH
+    (StacksSquared, or Montana played as one round with fixed Twos).
 
-    Open it in any browser: pick a puzzle, click a stack then its target; undo, restart, exact
-    hints, the solution step by step; progress is kept in the browser.  docs/packs.md has the
-    page's DOM contract."""
+    Open it in any browser: pick a puzzle, click a stack (a card) then its target; undo,
+    restart, exact hints, the solution step by step; progress is kept in the browser.
+    docs/packs.md has the page's DOM contract."""
     from puzzlegen import web
 
     check_output(out, force)
-    write_atomic(out, web.page(stacksquared_pack(path), title or title_of(path)))
+    write_atomic(out, web.page(packs.load(path), title or title_of(path)))
 
 
 @cli.command(name="print")

@@ -1,10 +1,11 @@
 """Self-contained puzzle pages (``puzzlegen pack html``): one HTML file, no network, that plays
 every puzzle of a pack.
 
-The page is ``page.html`` with ``page.css``, the generic ``app.js`` and the game's script inlined,
-and the pack's data as JSON.  Each game adds a script (the rules, moves and hints in the page)
-and a Python ``puzzle_data(entry)`` (what the page needs of one puzzle, computed exactly here);
-``GAMES`` lists them.  docs/packs.md has the DOM contract and how to add a game.
+The page is ``page.html`` with ``page.css``, the shared ``cards.js`` and ``hints.js``, the
+game's script and the generic ``app.js`` inlined, and the pack's data as JSON.  Each game adds a
+script (the rules, moves and hints in the page) and a Python ``puzzle_data(entry)`` (what the
+page needs of one puzzle, checked here); ``GAMES`` lists them.  docs/packs.md has the DOM
+contract and how to add a game.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from puzzlegen import __version__
 from solvers.errors import BadInput
 
 #: game -> (its script in this folder, the module whose ``puzzle_data(entry)`` serves the page).
-GAMES = {"stacksquared": ("stacksquared.js", "puzzlegen.web.stacksquared")}
+GAMES = {"stacksquared": ("stacksquared.js", "puzzlegen.web.stacksquared"),
+         "montana": ("montana.js", "puzzlegen.web.montana")}
 
 
 def asset(name: str) -> str:
@@ -32,7 +34,8 @@ def fingerprint(pack: dict) -> str:
 def page_data(pack: dict, title: str) -> dict:
     """What the page reads: the game, a title, the progress key and each puzzle's data."""
     if pack["game"] not in GAMES:
-        raise BadInput(f"no puzzle page for {pack['game']} packs yet")
+        raise BadInput(f"no puzzle page for {pack['game']} packs: pack html plays "
+                       f"{' and '.join(GAMES)} packs (pack show prints any pack)")
     if not pack["puzzles"]:
         raise BadInput("the pack has no puzzles")
     game = import_module(GAMES[pack["game"]][1])
@@ -44,7 +47,8 @@ def page(pack: dict, title: str) -> str:
     """The whole page for ``pack`` as one HTML string."""
     data = page_data(pack, title)
     embedded = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
-    scripts = asset(GAMES[pack["game"]][0]) + "\n" + asset("app.js")
+    names = ("cards.js", "hints.js", GAMES[pack["game"]][0], "app.js")
+    scripts = "\n".join(asset(name) for name in names)
     escape = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
     html = asset("page.html")
     for field, value in (("__TITLE__", "".join(escape.get(c, c) for c in title)),

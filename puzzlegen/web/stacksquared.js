@@ -11,10 +11,8 @@
 (function (puzzlegen) {
   "use strict";
 
-  const RANKS = "A23456789TJQK";
-  const SUITS = "CDHS";
-  const RANK_WORDS = ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"];
-  const SUIT_WORDS = ["clubs", "diamonds", "hearts", "spades"];
+  const { parse: parseCard, name: cardName, words: cardWords } = puzzlegen.cards;
+  const { tooLarge, undoHint } = puzzlegen.hints;
   const EMPTY = -1;
   const WINS = 1;
   const LOSES = 0;
@@ -22,19 +20,6 @@
   /** States one hint search may store before it answers "too large to decide here". */
   const SEARCH_STATES = 1000000;
 
-  /* Cards are rank-major indices as in solvers/cards.py: AC AD AH AS 2C ... KS = 0..51. */
-  function parseCard(text) {
-    const t = String(text).trim().toUpperCase();
-    const rankPart = t.slice(0, -1);
-    const rank = rankPart === "10" ? 10 : (rankPart.length === 1 ? RANKS.indexOf(rankPart) + 1 : 0);
-    const suit = t.length ? SUITS.indexOf(t.slice(-1)) : -1;
-    if (rank < 1 || suit < 0) {
-      throw new Error("malformed card '" + String(text).trim() + "'");
-    }
-    return (rank - 1) * 4 + suit;
-  }
-  const cardName = (c) => RANKS[c >> 2] + SUITS[c & 3];
-  const cardWords = (c) => RANK_WORDS[c >> 2] + " of " + SUIT_WORDS[c & 3];
   /** Two top cards may merge: same suit, or ranks equal or adjacent (A-K not adjacent). */
   const compatible = (a, b) => (a & 3) === (b & 3) || Math.abs((a >> 2) - (b >> 2)) <= 1;
 
@@ -326,29 +311,15 @@
     }
     const searcher = searcherFor(puzzle);
     const here = searcher.decide(p);
-    if (here.verdict === "limit") return tooLarge(searcher);
+    if (here.verdict === "limit") return tooLarge(searcher, "positions");
     if (here.verdict === "wins") {
       const [from, to] = here.move;
       return { from: from, to: to, verdict: "wins",
                text: "Still solvable: " + describeMove(p, from, to) + "." };
     }
-    for (let back = 1; back < history.length; back++) {
-      const earlier = searcher.decide(history[history.length - 1 - back]);
-      if (earlier.verdict === "limit") return tooLarge(searcher);
-      if (earlier.verdict === "wins") {
-        return { verdict: "loses", undo: back,
-                 text: "One stack can no longer be reached from here: undo " + back +
-                       (back === 1 ? " move." : " moves.") };
-      }
-    }
-    return { verdict: "loses", text: "This deal has no single-stack solution." };
-  }
-
-  function tooLarge(searcher) {
-    return { verdict: "limit",
-             text: "This position is too large to decide in the page (more than " +
-                   searcher.limit.toLocaleString("en") + " positions): undo towards the start, " +
-                   "or follow the solution." };
+    return undoHint(history, searcher, "positions",
+                    "One stack can no longer be reached from here",
+                    "This deal has no single-stack solution.");
   }
 
   /** For a puzzle without a single-stack solution: follow the stored line to the maximum. */

@@ -1,0 +1,31 @@
+/* What the games' hints share: going back to a position the exact search still wins, and the
+ * answer when a search reaches its limit (it never guesses).  A searcher has `decide(p)` ->
+ * {verdict: "wins" | "loses" | "limit"} and its `limit` of stored positions.
+ */
+(function (puzzlegen) {
+  "use strict";
+
+  /** The hint when `searcher` stopped at its limit; `unit` names what it stores. */
+  function tooLarge(searcher, unit) {
+    return { verdict: "limit",
+             text: "This position is too large to decide in the page (more than " +
+                   searcher.limit.toLocaleString("en") + " " + unit + "): undo towards the " +
+                   "start, or follow the solution." };
+  }
+
+  /** The hint for a lost last position of `history`: undo to the latest earlier position
+   *  the search wins (`lost` says what is lost), or `never` when none does. */
+  function undoHint(history, searcher, unit, lost, never) {
+    for (let back = 1; back < history.length; back++) {
+      const earlier = searcher.decide(history[history.length - 1 - back]);
+      if (earlier.verdict === "limit") return tooLarge(searcher, unit);
+      if (earlier.verdict === "wins") {
+        return { verdict: "loses", undo: back,
+                 text: lost + ": undo " + back + (back === 1 ? " move." : " moves.") };
+      }
+    }
+    return { verdict: "loses", text: never };
+  }
+
+  puzzlegen.hints = { tooLarge: tooLarge, undoHint: undoHint };
+})(window.puzzlegen = window.puzzlegen || {});

@@ -1,0 +1,289 @@
+"""The Montana puzzle page, in a real headless Chromium: its rules agree with
+``solvers.montana.rules`` reason for reason, its exact search with the Python solver, and the
+page plays, refuses, hints and keeps progress.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+from solvers.errors import BadInput
+from solvers.montana import rules as R
+from solvers.montana.game import GAME, Variant
+from solvers.result import Limits, Status
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "puzzles/montana-8.json"
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("montana") / "page.html"
+    result = CliRunner().invoke(cli, ["pack", "html", str(PACK), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def game(page_file, browser_context):
+    page = browser_context.new_page()
+    page.goto(page_file.as_uri())
+    yield page
+    page.close()
+
+
+def why(cells, rules: R.Rules, a: int, b: int) -> str | None:
+    """The rule book's verdict on moving cell a's card into cell b (the page's wording for a
+    gap picked up): ``apply_move``'s reason after its "move X: "."""
+    if cells[a] is None:
+        return "that cell is a gap: pick a card"
+    move = R.Move(cells[a], divmod(b, rules.ranks))
+    try:
+        R.apply_move(cells, move, rules)
+    except BadInput as exc:
+        return str(exc).removeprefix(f"move {move}: ")
+    return None
+
+
+def random_play(rng: random.Random, ranks: int, steps: int) -> tuple[R.Rules, tuple]:
+    rules = R.Rules(ranks)
+    cells = R.deal_from_seed(rng.randrange(2 ** 31), ranks)
+    for _ in range(steps):
+        legal = R.legal_moves(cells, rules)
+        if not legal:
+            break
+        cells = R.apply_move(cells, rng.choice(legal), rules)
+    return rules, cells
+
+
+CHECK = """(cases) => {
+  const g = window.puzzlegen.games.montana;
+  return cases.map(([deal, cols, pairs]) => {
+    const p = g.start({deal, cols});
+    return {verdicts: pairs.map(([a, b]) => g.check(p, a, b)),
+            legal: g.legalMoves(p), names: g.legalMoves(p).map(([a, b]) => g.moveName(p, a, b)),
+            status: g.status(p)};
+  });
+}"""
+
+
+def test_cell_moves_get_the_rule_books_verdicts_and_legal_moves(game):
+    """Layouts of random play (5 to 13 ranks); every pair of cells of each is judged."""
+    rng = random.Random(2026)
+    cases, expected = [], []
+    for _ in range(60):
+        rules, cells = random_play(rng, rng.choice([5, 8, 13]), rng.randrange(0, 60))
+        size = len(cells)
+        pairs = [[a, b] for a in range(size) for b in range(size) if a != b and
+                 (cells[b] is None or rng.random() < 0.05)]
+        legal = R.legal_moves(cells, rules)
+        locked = R.locked_count(cells, rules.ranks)
+        cases.append([R.format_deal(cells), rules.ranks, pairs])
+        expected.append({
+            "verdicts": [why(cells, rules, a, b) for a, b in pairs],
+            "legal": [[cells.index(m.card), m.to[0] * rules.ranks + m.to[1]] for m in legal],
+            "names": [str(m) for m in legal],
+            "status": "solved" if locked == rules.target else "playing" if legal else "stuck"})
+    answers = game.evaluate(CHECK, cases)
+    assert answers == expected
+    verdicts = [v for e in expected for v in e["verdicts"]]
+    assert sum(v is None for v in verdicts) > 50     # legal moves among them
+    for reason in ("only a Two goes into the first column", "not the predecessor of",
+                   "that Two is already in the first column", "not a gap",
+                   "that cell is a gap: pick a card"):
+        assert any(v and reason in v for v in verdicts), reason
+
+
+REPLAY_BY_NAMES = """(cases) => {
+  const g = window.puzzlegen.games.montana;
+  return cases.map(([deal, cols, names]) => {
+    let p = g.start({deal, cols});
+    for (let i = 0; i < names.length; i++) {
+      const cells = g.moveCells(p, names[i]);
+      if (cells.reason) return {illegal: i, reason: cells.reason};
+      p = g.play(p, cells.from, cells.to);
+    }
+    return {illegal: null, deal: p.cells.map((c) => c < 0 ? null : g.cardName(c))};
+  });
+}"""
+
+
+def test_move_names_replay_as_the_rule_book_does(game):
+    """Random lines with one bad name at the end: a card not in the layout, a wrong cell, a
+    malformed name or an illegal move; the reason is the rule book's."""
+    rng = random.Random(5)
+    cases, expected = [], []
+    bad = ["AC->0,1", "2H->4,0", "2H->0,13", "7X->1,1", "2H to 0,0", "redeal"]
+    for _ in range(120):
+        rules = R.Rules(rng.choice([6, 8, 13]))
+        start = cells = R.deal_from_seed(rng.randrange(2 ** 31), rules.ranks)
+        names = []
+        for _ in range(rng.randrange(0, 40)):
+            legal = R.legal_moves(cells, rules)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            names.append(str(move))
+            cells = R.apply_move(cells, move, rules)
+        last = rng.choice(bad + [f"{rng.choice([c for c in cells if c])}->{r},{c}"
+                                 for r in range(4) for c in (0, 1, 5)])
+        names.append(last)
+        try:
+            move = R.parse_move(last)
+            if isinstance(move, R.Redeal):
+                raise BadInput(f"malformed move {last!r}: expected CARD->ROW,COL such as "
+                               f"'4H->1,3' (0-based)")   # the page plays one round
+            cells = R.apply_move(cells, move, rules)
+            expected.append({"illegal": None, "deal": [None if c is None else str(c)
+                                                       for c in cells]})
+        except BadInput as exc:
+            reason = str(exc).removeprefix(f"move {last}: ").removesuffix(", or 'redeal'")
+            expected.append({"illegal": len(names) - 1, "reason": reason})
+        cases.append([R.format_deal(start), rules.ranks, names])
+    assert game.evaluate(REPLAY_BY_NAMES, cases) == expected
+    assert sum(e["illegal"] is not None for e in expected) > 60
+
+
+DECIDE = """(cases) => {
+  const g = window.puzzlegen.games.montana;
+  return cases.map(([deal, cols]) => new g.Searcher(cols).decide(g.start({deal, cols})));
+}"""
+
+
+def winnable(cells, rules: R.Rules) -> bool:
+    result = GAME.solve(cells, Variant(rules), Limits(states=4_000_000))
+    assert result.status is not Status.LIMIT
+    return result.status is Status.SOLVED
+
+
+def test_page_search_agrees_with_the_python_solver(game):
+    """Positions of random play on random 6- and 8-rank deals and on the shipped puzzles."""
+    rng = random.Random(17)
+    positions = [random_play(rng, rng.choice([6, 8]), rng.randrange(0, 30)) for _ in range(60)]
+    rules = R.Rules(8)
+    for entry in json.loads(PACK.read_text())["puzzles"][::3]:
+        cells = R.parse_deal(entry["deal"], 8)
+        for move in entry["solution"][:rng.randrange(len(entry["solution"]))]:
+            cells = R.apply_move(cells, R.parse_move(move), rules)
+        positions.append((rules, cells))
+    answers = game.evaluate(DECIDE, [[R.format_deal(c), r.ranks] for r, c in positions])
+    verdicts = {"wins": 0, "loses": 0}
+    for (rules, cells), answer in zip(positions, answers):
+        wins = winnable(cells, rules)
+        assert answer["verdict"] == ("wins" if wins else "loses"), R.format_deal(cells)
+        verdicts[answer["verdict"]] += 1
+        if wins and R.locked_count(cells, rules.ranks) < rules.target:
+            a, b = answer["move"]
+            assert winnable(R.apply_move(cells, R.Move(cells[a], divmod(b, rules.ranks)), rules),
+                            rules)
+    assert verdicts["wins"] > 15 and verdicts["loses"] > 15, verdicts
+
+
+def open_page(page, path: Path, puzzle: str):
+    page.goto(path.as_uri())
+    page.evaluate("window.localStorage.clear()")
+    page.goto(f"{path.as_uri()}#{puzzle}")
+    page.reload()
+    return page
+
+
+def cell(page, i: int, cols: int = 8):
+    return page.locator(f'#board .cell[data-row="{i // cols}"][data-col="{i % cols}"]')
+
+
+def board_cells(page) -> list[str | None]:
+    return [c or None for c in page.eval_on_selector_all(
+        "#board .cell", "(cells) => cells.map((c) => c.dataset.card)")]
+
+
+def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(page_file,
+                                                                         browser_page):
+    entry = json.loads(PACK.read_text())["puzzles"][-1]
+    page = open_page(browser_page, page_file, entry["id"])
+    cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
+    for name in entry["solution"]:
+        move = R.parse_move(name)
+        target = move.to[0] * 8 + move.to[1]
+        cell(page, cells.index(move.card)).click()
+        cell(page, target).click()
+        cells = R.apply_move(cells, move, rules)
+        assert page.locator("#board").get_attribute("data-status") in ("playing", "solved")
+    assert board_cells(page) == [None if c is None else str(c) for c in cells]
+    assert page.locator("#board").get_attribute("data-status") == "solved"
+    assert page.locator("#puzzle-stats").text_content().startswith("28 of 28 cards in place")
+    page.reload()
+    assert page.locator("#board").get_attribute("data-status") == "solved"
+    assert "\u2713" in page.locator(f'[data-select-puzzle="{entry["id"]}"]').text_content()
+
+
+def test_a_refused_move_says_the_rule_books_reason(page_file, browser_page):
+    entry = json.loads(PACK.read_text())["puzzles"][0]
+    page = open_page(browser_page, page_file, entry["id"])
+    cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
+    gap = cells.index(None)
+    card = next(i for i, c in enumerate(cells)
+                if c and why(cells, rules, i, gap) not in (None, "that cell is a gap: pick a card"))
+    cell(page, card).click()
+    cell(page, gap).click()
+    message = page.locator("#message").text_content()
+    assert message == f"Refused: {why(cells, rules, card, gap)}."
+    assert board_cells(page) == [None if c is None else str(c) for c in cells]
+    cell(page, gap).click()
+    assert page.locator("#message").text_content() == "Refused: that cell is a gap: pick a card."
+
+
+def hinted(page) -> tuple[int, int]:
+    def at(selector):
+        found = page.locator(f"#board {selector}")
+        return int(found.get_attribute("data-row")) * 8 + int(found.get_attribute("data-col"))
+    return at(".hint-from"), at(".hint-to")
+
+
+def test_hints_are_exact_and_a_lost_layout_is_told_to_undo(page_file, browser_page):
+    """On the stored line the hint is its move; off it a winning move; after a losing move it
+    says how far to undo."""
+    entry = json.loads(PACK.read_text())["puzzles"][12]
+    page = open_page(browser_page, page_file, entry["id"])
+    cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
+    page.click('[data-action="hint"]')
+    first = R.parse_move(entry["solution"][0])
+    assert hinted(page) == (cells.index(first.card), first.to[0] * 8 + first.to[1])
+    legal = R.legal_moves(cells, rules)
+    keep = [m for m in legal if winnable(R.apply_move(cells, m, rules), rules)]
+    assert f"({len(keep)} of {len(legal)} legal moves keep the deal winnable)" in \
+        page.locator("#message").text_content()
+    losing = [m for m in legal if m not in keep]
+    off_line = [m for m in keep if m != first]
+    if off_line:
+        move = off_line[0]
+        cell(page, cells.index(move.card)).click()
+        cell(page, move.to[0] * 8 + move.to[1]).click()
+        after = R.apply_move(cells, move, rules)
+        page.click('[data-action="hint"]')
+        a, b = hinted(page)
+        assert winnable(R.apply_move(after, R.Move(after[a], divmod(b, 8)), rules), rules)
+        page.click('[data-action="undo"]')
+    assert losing, "the puzzle needs a first move that loses"
+    move = losing[0]
+    cell(page, cells.index(move.card)).click()
+    cell(page, move.to[0] * 8 + move.to[1]).click()
+    page.click('[data-action="hint"]')
+    assert page.locator("#message").text_content() == \
+        "Hint: This layout can no longer be won: undo 1 move."
+
+
+def test_a_pack_the_page_cannot_play_is_one_error_line(tmp_path):
+    pack = json.loads(PACK.read_text())
+    pack["puzzles"] = [dict(pack["puzzles"][0], rules="8-movable-twos")]
+    source = tmp_path / "movable.json"
+    source.write_text(json.dumps(pack))
+    result = CliRunner().invoke(cli, ["pack", "html", str(source),
+                                      "--out", str(tmp_path / "p.html")])
+    assert result.exit_code == 2 and not (tmp_path / "p.html").exists()
+    assert result.output == (f"error: puzzle {pack['puzzles'][0]['id']}: the page plays one round "
+                             f"with fixed Twos, not the rules 8-movable-twos\n")
