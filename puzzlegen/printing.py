@@ -66,6 +66,19 @@ def stacksquared_reached(entry: dict) -> str:
         f"no single stack: the best score, {entry['metrics']['max_score']}"
 
 
+def montana_grid(deal, rules) -> tuple[int, int, list[Card | None]]:
+    """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
+    if rules.redeals:
+        raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
+                       f"({rules.redeals}) cannot be followed on paper")
+    return 4, rules.ranks, list(deal)
+
+
+def montana_reached(entry: dict) -> str:
+    return "no win exists" if entry["level"] == "unsolvable" else \
+        f"every row in suit order, {len(entry['solution'])} moves"
+
+
 FORMS = {
     "stacksquared": Form(
         "Move a stack onto another in its row or column when the top cards share a suit or are "
@@ -76,9 +89,7 @@ FORMS = {
         "Build each row in one suit from the Two up, left to right, from the first column. A "
         "card may move into a gap whose left neighbour is the card one rank lower in its suit; "
         "a Two only into a gap in the first column. A gap right of the highest card is dead.",
-        lambda deal, rules: (4, rules.ranks, list(deal)),
-        lambda entry: "no win exists" if entry["level"] == "unsolvable" else
-        f"every row in suit order, {len(entry['solution'])} moves",
+        montana_grid, montana_reached,
         "6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top left.",
         coordinates=True),
 }

@@ -89,6 +89,17 @@ def test_print_a_montana_pack_with_its_gaps_and_numbered_cells(tmp_path):
     assert f"1.\xa0{html.escape(pack['puzzles'][0]['solution'][0])}" in solutions
 
 
+def test_a_montana_pack_with_reshuffles_does_not_print(tmp_path):
+    pack = json.loads((ROOT / "puzzles/montana-8.json").read_text())
+    pack["puzzles"] = [dict(pack["puzzles"][0], rules="8-redeals2")]
+    source = tmp_path / "redeals.json"
+    source.write_text(json.dumps(pack))
+    result = run("print", source, "--out", tmp_path / "book.pdf")
+    assert result.exit_code == 2 and not (tmp_path / "book.pdf").exists()
+    assert result.output == ("error: a printed Montana puzzle is one round: rules with "
+                             "reshuffles (2) cannot be followed on paper\n")
+
+
 def test_a_game_without_a_page_or_a_printed_form_is_one_error_line(tmp_path):
     stackmgmt = ROOT / "puzzles/stackmgmt-8x4-k4.json"
     result = run("print", stackmgmt, "--out", tmp_path / "book.pdf")
