@@ -184,6 +184,27 @@ def test_page_search_agrees_with_the_python_solver(game):
     assert verdicts["wins"] > 15 and verdicts["loses"] > 15, verdicts
 
 
+START_MOVES = """() => {
+  const g = window.puzzlegen.games.montana;
+  return window.puzzlegen.app.pack.puzzles.map((puzzle) => {
+    const p = g.start(puzzle);
+    const searcher = new g.Searcher(puzzle.cols);
+    const legal = g.legalMoves(p);
+    return [legal.length,
+            legal.filter(([a, b]) => searcher.decide(g.play(p, a, b)).verdict === "wins").length];
+  });
+}"""
+
+
+def test_winning_first_moves_of_every_shipped_puzzle_are_the_packs(game):
+    """The page's search and the grading's exact analysis (``players.evaluate``, which the pack's
+    metrics come from) count the same winning first moves."""
+    metrics = [e["metrics"] for e in json.loads(PACK.read_text())["puzzles"]]
+    assert game.evaluate(START_MOVES) == [[m["first_moves"], m["winning_first_moves"]]
+                                          for m in metrics]
+    assert any(m["winning_first_moves"] < m["first_moves"] for m in metrics)
+
+
 def open_page(page, path: Path, puzzle: str):
     page.goto(path.as_uri())
     page.evaluate("window.localStorage.clear()")
