@@ -4,7 +4,8 @@ level and grid, and the solutions collected at the end, as a PDF or as one SVG p
 Every page is a ReportLab ``Drawing`` (cards drawn as shapes, suits as paths, so no font needs
 suit glyphs), rendered to PDF or SVG by ReportLab's renderers.  A game laid out as a grid of
 cards is printed through its :class:`Form` in ``FORMS``: the goal, the grid of a puzzle (``None``
-for an empty cell), what its solution reaches and how to read a move.
+for an empty cell), what its solution reaches, how to read a move, the labels its moves use and
+how a card is drawn.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ PAPERS = {"a4": A4, "letter": LETTER}
 MARGIN = 56
 RED, INK, LINE = colors.HexColor("#c0262d"), colors.HexColor("#1d2330"), colors.HexColor("#9aa0a6")
 RANK_LABELS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+NBSP = "\u00a0"
 
 # Suit outlines in a 100 x 100 box, y pointing down (as in the page's SVG symbols): each is a
 # list of ("circle", cx, cy, r) or ("path", [(op, coordinates...)]).
@@ -43,55 +45,6 @@ SUIT_SHAPES = {
                   ("C", 66, 84, 58, 79, 54, 71), ("L", 61, 98), ("L", 39, 98), ("L", 46, 71),
                   ("C", 42, 79, 34, 84, 24, 84), ("C", 12, 84, 2, 76, 2, 62),
                   ("C", 2, 46, 20, 30, 50, 3)])],
-}
-
-
-@dataclass(frozen=True)
-class Form:
-    """How a game's puzzles print."""
-
-    goal: str
-    grid: Callable[[object, object], tuple[int, int, list[Card | None]]]
-    """(deal, rules) -> rows, columns and the cells row-major (None for an empty cell)."""
-    reached: Callable[[dict], str]
-    """A pack entry -> what its solution reaches, for the solution's heading."""
-    notation: str
-    """How to read a move of a solution."""
-    coordinates: bool = False
-    """Whether moves name cells, so the grid's rows and columns are numbered (from 0)."""
-
-
-def stacksquared_reached(entry: dict) -> str:
-    return "one stack" if entry["metrics"]["single_stack"] else \
-        f"no single stack: the best score, {entry['metrics']['max_score']}"
-
-
-def montana_grid(deal, rules) -> tuple[int, int, list[Card | None]]:
-    """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
-    if rules.redeals:
-        raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
-                       f"({rules.redeals}) cannot be followed on paper")
-    return 4, rules.ranks, list(deal)
-
-
-def montana_reached(entry: dict) -> str:
-    return "no win exists" if entry["level"] == "unsolvable" else \
-        f"every row in suit order, {len(entry['solution'])} moves"
-
-
-FORMS = {
-    "stacksquared": Form(
-        "Move a stack onto another in its row or column when the top cards share a suit or are "
-        "equal or adjacent in rank (A low, K high). Make one stack.",
-        lambda deal, rules: (deal.rows, deal.cols, list(deal.cards)), stacksquared_reached,
-        "5C-JC: the stack topped by 5C goes onto the stack topped by JC."),
-    "montana": Form(
-        "Build each row in one suit from the Two up, left to right, from the first column. A "
-        "card may move into a gap whose left neighbour is the card one rank lower in its suit; "
-        "a Two only into a gap in the first column. A gap right of the highest card is dead.",
-        montana_grid, montana_reached,
-        "6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top left.",
-        coordinates=True),
 }
 
 
@@ -135,6 +88,87 @@ def draw_card(d: Drawing, card: Card | None, x: float, y: float, w: float) -> No
                  fontSize=w * .3, fillColor=ink))
     draw_suit(d, card.suit, x + w * .1, y + h - w * .42, w * .22, ink)
     draw_suit(d, card.suit, x + w * .36, y + h - w * .62, w * .54, ink)
+
+
+def draw_numbered_card(d: Drawing, card: tuple[int, int] | None, x: float, y: float,
+                       w: float) -> None:
+    """A ``(value, suit)`` card of numbers (Stack Management), as :func:`draw_card` places one."""
+    h = w * 1.4
+    if card is None:
+        return
+    d.add(Rect(x, y, w, h, rx=w * .1, ry=w * .1, fillColor=colors.white, strokeColor=INK,
+               strokeWidth=1))
+    d.add(String(x + w / 2, y + h * .45, str(card[0]), fontName="Helvetica-Bold",
+                 fontSize=w * .45, fillColor=INK, textAnchor="middle"))
+    d.add(String(x + w / 2, y + h * .12, f"suit {card[1]}", fontName="Helvetica",
+                 fontSize=w * .16, fillColor=LINE, textAnchor="middle"))
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a game's puzzles print."""
+
+    goal: str
+    grid: Callable[[object, object], tuple[int, int, list]]
+    """(deal, rules) -> rows, columns and the cells row-major (None for an empty cell)."""
+    reached: Callable[[dict], str]
+    """A pack entry -> what its solution reaches, for the solution's heading."""
+    notation: str
+    """How to read a move of a solution."""
+    labels: Callable[[int, int], tuple[list[str], list[str]]] = lambda rows, cols: ([], [])
+    """(rows, columns) -> the labels beside the rows and above the columns, as moves name them."""
+    draw: Callable = None
+    """Draws a cell as :func:`draw_card` does (the default: playing cards)."""
+
+
+def stacksquared_reached(entry: dict) -> str:
+    return "one stack" if entry["metrics"]["single_stack"] else \
+        f"no single stack: the best score, {entry['metrics']['max_score']}"
+
+
+def montana_grid(deal, rules) -> tuple[int, int, list[Card | None]]:
+    """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
+    if rules.redeals:
+        raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
+                       f"({rules.redeals}) cannot be followed on paper")
+    return 4, rules.ranks, list(deal)
+
+
+def stackmgmt_grid(deal, rules) -> tuple[int, int, list]:
+    """Stacks as columns, bottom card first (rows as tall as the highest stack)."""
+    rows = max(len(stack) for stack in deal)
+    return rows, len(deal), [stack[r] if r < len(stack) else None
+                             for r in range(rows) for stack in deal]
+
+
+def montana_reached(entry: dict) -> str:
+    return "no win exists" if entry["level"] == "unsolvable" else \
+        f"every row in suit order, {len(entry['solution'])} moves"
+
+
+FORMS = {
+    "stacksquared": Form(
+        "Move a stack onto another in its row or column when the top cards share a suit or are "
+        "equal or adjacent in rank (A low, K high). Make one stack.",
+        lambda deal, rules: (deal.rows, deal.cols, list(deal.cards)), stacksquared_reached,
+        "5C-JC: the stack topped by 5C goes onto the stack topped by JC."),
+    "montana": Form(
+        "Build each row in one suit from the Two up, left to right, from the first column. A "
+        "card may move into a gap whose left neighbour is the card one rank lower in its suit; "
+        "a Two only into a gap in the first column. A gap right of the highest card is dead.",
+        montana_grid, montana_reached,
+        "6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top left.",
+        lambda rows, cols: ([str(r) for r in range(rows)], [str(c) for c in range(cols)])),
+    "stackmgmt": Form(
+        "Each column is a stack, its top card lowest; a card is a value and a suit. Remove the "
+        "top card of a stack when a higher card of its suit is on top of another stack, or move "
+        "a top card onto an empty stack. Leave at most one card in each stack.",
+        stackmgmt_grid,
+        lambda entry: f"at most one card a stack, {len(entry['solution'])} moves",
+        "remove (4,8) from 1: the top of stack 1, value 4 of suit 8, is removed; move (7,7) from "
+        "2 to 1: the top of stack 2 goes onto the empty stack 1.",
+        lambda rows, cols: ([], [str(c + 1) for c in range(cols)]), draw_numbered_card),
+}
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
@@ -187,17 +221,17 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     card_w = min((width - gap * (cols - 1)) / cols, (room_h - gap * (rows - 1)) / rows / 1.4, 90)
     grid_w, grid_h = cols * card_w + (cols - 1) * gap, rows * card_w * 1.4 + (rows - 1) * gap
     left, top = (w - grid_w) / 2, MARGIN + 30 + (room_h + grid_h) / 2
+    draw = form.draw or draw_card
     for i, card in enumerate(cards):
         r, c = divmod(i, cols)
-        draw_card(d, card, left + c * (card_w + gap), top - (r + 1) * card_w * 1.4 - r * gap,
-                  card_w)
-    if form.coordinates:
-        for c in range(cols):
-            d.add(String(left + c * (card_w + gap) + card_w / 2, top + 5, str(c),
-                         fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="middle"))
-        for r in range(rows):
-            d.add(String(left - 5, top - r * (card_w * 1.4 + gap) - card_w * 0.7, str(r),
-                         fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="end"))
+        draw(d, card, left + c * (card_w + gap), top - (r + 1) * card_w * 1.4 - r * gap, card_w)
+    row_labels, col_labels = form.labels(rows, cols)
+    for c, label in enumerate(col_labels):
+        d.add(String(left + c * (card_w + gap) + card_w / 2, top + 5, label,
+                     fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="middle"))
+    for r, label in enumerate(row_labels):
+        d.add(String(left - 5, top - r * (card_w * 1.4 + gap) - card_w * 0.7, label,
+                     fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="end"))
     footer(d, number, title)
     return d
 
@@ -209,7 +243,8 @@ def solution_pages(pack: dict, first: int, title: str, paper) -> list[Drawing]:
     form = FORMS[pack["game"]]
     blocks = []
     for entry in pack["puzzles"]:
-        moves = "  ".join(f"{k}.\u00a0{m}" for k, m in enumerate(entry["solution"], 1))
+        moves = "  ".join(f"{k}.{NBSP}{m.replace(' ', NBSP)}"   # a move never breaks
+                          for k, m in enumerate(entry["solution"], 1))
         blocks.append((f"{entry['id']} ({form.reached(entry)})",
                        wrap(moves, "Helvetica", size, width)))
     pages, d, y = [], None, 0.0
@@ -257,7 +292,7 @@ def pages(pack: dict, title: str, paper_name: str = "a4") -> list[Page]:
     """The book's pages in order: contents, one per puzzle, solutions."""
     if pack["game"] not in FORMS:
         raise BadInput(f"no printed form for {pack['game']} packs: pack print draws "
-                       f"{' and '.join(FORMS)} packs (pack show prints any pack)")
+                       f"{', '.join(FORMS)} packs (pack show prints any pack)")
     paper = PAPERS[paper_name]
     out = [Page("contents", contents_page(pack, title, paper))]
     for number, entry in enumerate(pack["puzzles"], 2):

@@ -100,12 +100,30 @@ def test_a_montana_pack_with_reshuffles_does_not_print(tmp_path):
                              "reshuffles (2) cannot be followed on paper\n")
 
 
+def test_print_a_stack_management_pack_with_its_stacks_as_columns(tmp_path):
+    pack_path = ROOT / "puzzles/stackmgmt-8x4-k4.json"
+    pack = json.loads(pack_path.read_text())
+    result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
+    assert result.exit_code == 0, result.output
+    entry = pack["puzzles"][1]
+    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    stacks = [stack.split() for stack in entry["deal"].split("|")]
+    shown = re.findall(r">(\d+)</text>\s*(?:<[^>]*>\s*)*?<text[^>]*>suit (\d+)<", page)
+    # row by row (bottom cards first), stack by stack: the top of each stack lowest
+    assert [f"{v},{s}" for v, s in shown] == [stack[r] for r in range(4) for stack in stacks]
+    assert all(f">{k}<" in page for k in range(1, 9))        # stacks numbered as moves name them
+    solutions = (tmp_path / "pages" / "solutions-1.svg").read_text()
+    assert ">remove (4,8) from 1: the top of stack 1, value 4 of suit 8," in solutions
+
+
 def test_a_game_without_a_page_or_a_printed_form_is_one_error_line(tmp_path):
-    stackmgmt = ROOT / "puzzles/stackmgmt-8x4-k4.json"
-    result = run("print", stackmgmt, "--out", tmp_path / "book.pdf")
+    agnes = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
+    result = run("print", agnes, "--out", tmp_path / "book.pdf")
     assert result.exit_code == 2 and not (tmp_path / "book.pdf").exists()
-    assert result.output == ("error: no printed form for stackmgmt packs: pack print draws "
-                             "stacksquared and montana packs (pack show prints any pack)\n")
+    assert result.output == ("error: no printed form for agnes packs: pack print draws "
+                             "stacksquared, montana, stackmgmt packs (pack show prints any "
+                             "pack)\n")
+    stackmgmt = ROOT / "puzzles/stackmgmt-8x4-k4.json"
     result = run("html", stackmgmt, "--out", tmp_path / "page.html")
     assert result.exit_code == 2 and not (tmp_path / "page.html").exists()
     assert result.output == ("error: no puzzle page for stackmgmt packs: pack html plays "
