@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from puzzlegen.packs import read_entry
 from solvers import game as games
+from solvers.agnes.rules import Board as AgnesBoard
 from solvers.cards import Card
 from solvers.errors import BadInput
 
@@ -119,6 +120,8 @@ class Form:
     """(rows, columns) -> the labels beside the rows and above the columns, as moves name them."""
     draw: Callable = None
     """Draws a cell as :func:`draw_card` does (the default: playing cards)."""
+    notes: Callable[[object, object], list[str]] = lambda deal, rules: []
+    """(deal, rules) -> what the page says below the grid (what the grid cannot show)."""
 
 
 def stacksquared_reached(entry: dict) -> str:
@@ -139,6 +142,45 @@ def stackmgmt_grid(deal, rules) -> tuple[int, int, list]:
     rows = max(len(stack) for stack in deal)
     return rows, len(deal), [stack[r] if r < len(stack) else None
                              for r in range(rows) for stack in deal]
+
+
+EMPTY_PILE = {"None": "nothing", "Any1": "any single card", "AnyRun": "any run",
+              "High1": "a single card of the highest rank",
+              "HighRun": "a run headed by a card of the highest rank"}
+
+
+def agnes_board(deal, rules) -> AgnesBoard:
+    """The tableau as dealt; a face-down deal is no puzzle to print (its hidden cards would
+    show)."""
+    if not rules.face_up:
+        raise BadInput(f"a printed Agnes puzzle is dealt face up: the rules {rules.name} hide "
+                       f"cards that a page would show")
+    return AgnesBoard.start(deal, rules)
+
+
+def agnes_grid(deal, rules) -> tuple[int, int, list]:
+    """The seven piles as columns, bottom card first (no cell below a short pile)."""
+    piles = agnes_board(deal, rules).piles
+    rows = max(len(pile) for pile in piles)
+    return rows, len(piles), [pile[r] if r < len(pile) else None
+                              for r in range(rows) for pile in piles]
+
+
+def agnes_notes(deal, rules) -> list[str]:
+    board = agnes_board(deal, rules)
+    runs = f"a run moves together when it is all one {'suit' if rules.same_suit else 'colour'}"
+    return [f"Rules {rules.name}: {runs}{'' if rules.split else ', and only whole'}; between "
+            f"deals an empty pile takes {EMPTY_PILE[rules.empty]}.",
+            f"Base card {deal.base}: the foundations build up by suit from its rank, King to "
+            f"Ace when they wrap.",
+            "Stock, dealt when you choose, one card on each pile 1 to 7, three times, then on "
+            "piles 1 and 2: " + " ".join(str(c) for c in deal.cards[board.dealt:]) + "."]
+
+
+def draw_pile_card(d: Drawing, card: Card | None, x: float, y: float, w: float) -> None:
+    """A card of a pile; nothing where the pile has no card."""
+    if card is not None:
+        draw_card(d, card, x, y, w)
 
 
 def montana_reached(entry: dict) -> str:
@@ -168,6 +210,14 @@ FORMS = {
         "remove (4,8) from 1: the top of stack 1, value 4 of suit 8, is removed; move (7,7) from "
         "2 to 1: the top of stack 2 goes onto the empty stack 1.",
         lambda rows, cols: ([], [str(c + 1) for c in range(cols)]), draw_numbered_card),
+    "agnes": Form(
+        "Agnes Sorel: build the four foundations up by suit from the base card's rank. In the "
+        "seven piles (columns, the top card lowest) a card goes onto a card one rank higher of "
+        "the same colour. The rules, the base card and the stock are below the piles.",
+        agnes_grid, lambda entry: f"every card home, {len(entry['solution'])} moves",
+        "9D from pile 3 to pile 6: the top card 9D moves; 2 cards from 3C: the run from 3C "
+        "down; to foundation: home; deal: the next cards of the stock.",
+        lambda rows, cols: ([], [str(c + 1) for c in range(cols)]), draw_pile_card, agnes_notes),
 }
 
 
@@ -215,12 +265,16 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     y = text_lines(d, wrap(level_text(entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
     form = FORMS[pack["game"]]
     y = text_lines(d, wrap(form.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
-    rows, cols, cards = form.grid(*read_entry(games.get(pack["game"]), entry))
+    deal, rules = read_entry(games.get(pack["game"]), entry)
+    rows, cols, cards = form.grid(deal, rules)
+    notes = [line for note in form.notes(deal, rules) for line in wrap(note, "Helvetica", 9, width)]
+    below = len(notes) * 9 * 1.35 + (12 if notes else 0)
+    text_lines(d, notes, MARGIN, MARGIN + 18 + below - 12, 9)
     gap = 8
-    room_h = y - MARGIN - 30
+    room_h = y - MARGIN - 30 - below - 14   # 14: the column labels above the grid
     card_w = min((width - gap * (cols - 1)) / cols, (room_h - gap * (rows - 1)) / rows / 1.4, 90)
     grid_w, grid_h = cols * card_w + (cols - 1) * gap, rows * card_w * 1.4 + (rows - 1) * gap
-    left, top = (w - grid_w) / 2, MARGIN + 30 + (room_h + grid_h) / 2
+    left, top = (w - grid_w) / 2, MARGIN + 30 + below + (room_h + grid_h) / 2
     draw = form.draw or draw_card
     for i, card in enumerate(cards):
         r, c = divmod(i, cols)

@@ -116,13 +116,29 @@ def test_print_a_stack_management_pack_with_its_stacks_as_columns(tmp_path):
     assert ">remove (4,8) from 1: the top of stack 1, value 4 of suit 8," in solutions
 
 
-def test_a_game_without_a_page_or_a_printed_form_is_one_error_line(tmp_path):
-    agnes = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
-    result = run("print", agnes, "--out", tmp_path / "book.pdf")
+def test_print_an_agnes_pack_with_its_piles_base_card_and_stock(tmp_path):
+    pack_path = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
+    pack = json.loads(pack_path.read_text())
+    result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
+    assert result.exit_code == 0, result.output
+    entry = pack["puzzles"][2]
+    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    cards = entry["deal"].split()
+    assert f"Base card {cards[0]}: " in page
+    assert "then on piles 1 and 2: " + " ".join(cards[29:]) + "." in \
+        re.sub(r"</text>\s*(<[^>]*>\s*)*", " ", page).replace("  ", " ")   # lines joined
+    assert "stroke-dasharray" not in page                     # no empty cell below a pile
+    assert page.count("fill: rgb(100%,100%,100%)") == 28      # the piles' 1 + 2 + ... + 7 cards
+
+    down = dict(pack, puzzles=[dict(entry, rules="Down-Suit-AnyRun-NoSplit")])
+    source = tmp_path / "down.json"
+    source.write_text(json.dumps(down))
+    result = run("print", source, "--out", tmp_path / "book.pdf")
     assert result.exit_code == 2 and not (tmp_path / "book.pdf").exists()
-    assert result.output == ("error: no printed form for agnes packs: pack print draws "
-                             "stacksquared, montana, stackmgmt packs (pack show prints any "
-                             "pack)\n")
+    assert result.output.startswith("error: a printed Agnes puzzle is dealt face up: ")
+
+
+def test_a_game_without_a_page_is_one_error_line(tmp_path):
     stackmgmt = ROOT / "puzzles/stackmgmt-8x4-k4.json"
     result = run("html", stackmgmt, "--out", tmp_path / "page.html")
     assert result.exit_code == 2 and not (tmp_path / "page.html").exists()

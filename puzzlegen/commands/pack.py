@@ -89,9 +89,9 @@ def html(path, out, title, force):
 @click.option("--title", help="The book's title.  Default: the pack's file name.")
 @force_option
 def print_(path, out, fmt, paper, title, force):
-    """Print the pack PATH (StacksSquared, Montana or Stack Management) as a puzzle book:
-    contents, one puzzle a page (id, level, grid), then the solutions.  SVG pages are named
-    contents, the puzzle ids and solutions-N."""
+    """Print the pack PATH as a puzzle book: contents, one puzzle a page (id, level, the cards
+    as dealt), then the solutions.  SVG pages are named contents, the puzzle ids and
+    solutions-N."""
     from puzzlegen import printing
 
     check_output(out, force)
