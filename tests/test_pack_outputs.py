@@ -71,16 +71,23 @@ def test_print_svg_pages_are_named_by_puzzle(tmp_path):
     assert run("print", PACK, "--out", out, "--format", "svg", "--force").exit_code == 0
 
 
-def test_print_a_montana_pack_with_its_gaps_and_numbered_cells(tmp_path):
-    pack_path = ROOT / "puzzles/montana-8.json"
-    pack = json.loads(pack_path.read_text())
-    assert run("print", pack_path, "--out", tmp_path / "book.pdf").exit_code == 0
-    pages = len(re.findall(rb"/Type /Page\b", (tmp_path / "book.pdf").read_bytes()))
-    assert pages >= len(pack["puzzles"]) + 2
+def printed(tmp_path: Path, name: str, index: int) -> tuple[dict, dict, str]:
+    """The shipped pack ``name`` printed as SVG pages: the pack, its puzzle ``index`` and that
+    puzzle's page."""
+    pack_path = ROOT / "puzzles" / name
     result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
     assert result.exit_code == 0, result.output
-    entry = pack["puzzles"][-1]
-    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    pack = json.loads(pack_path.read_text())
+    entry = pack["puzzles"][index]
+    return pack, entry, (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+
+
+def test_print_a_montana_pack_with_its_gaps_and_numbered_cells(tmp_path):
+    pack, entry, page = printed(tmp_path, "montana-8.json", -1)
+    book = tmp_path / "book.pdf"
+    assert run("print", ROOT / "puzzles/montana-8.json", "--out", book).exit_code == 0
+    pages = len(re.findall(rb"/Type /Page\b", book.read_bytes()))
+    assert pages >= len(pack["puzzles"]) + 2
     assert entry["id"] in page and "Build each row in one suit" in page
     assert page.count("stroke-dasharray") == 4            # the four aces are the gaps
     assert all(f">{k}<" in page for k in range(8))        # columns 0..7 (and rows 0..3)
@@ -101,12 +108,7 @@ def test_a_montana_pack_with_reshuffles_does_not_print(tmp_path):
 
 
 def test_print_a_stack_management_pack_with_its_stacks_as_columns(tmp_path):
-    pack_path = ROOT / "puzzles/stackmgmt-8x4-k4.json"
-    pack = json.loads(pack_path.read_text())
-    result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
-    assert result.exit_code == 0, result.output
-    entry = pack["puzzles"][1]
-    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    _, entry, page = printed(tmp_path, "stackmgmt-8x4-k4.json", 1)
     stacks = [stack.split() for stack in entry["deal"].split("|")]
     shown = re.findall(r">(\d+)</text>\s*(?:<[^>]*>\s*)*?<text[^>]*>suit (\d+)<", page)
     # row by row (bottom cards first), stack by stack: the top of each stack lowest
@@ -117,12 +119,7 @@ def test_print_a_stack_management_pack_with_its_stacks_as_columns(tmp_path):
 
 
 def test_print_an_agnes_pack_with_its_piles_base_card_and_stock(tmp_path):
-    pack_path = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
-    pack = json.loads(pack_path.read_text())
-    result = run("print", pack_path, "--out", tmp_path / "pages", "--format", "svg")
-    assert result.exit_code == 0, result.output
-    entry = pack["puzzles"][2]
-    page = (tmp_path / "pages" / f"{entry['id']}.svg").read_text()
+    pack, entry, page = printed(tmp_path, "agnes-up-suit-anyrun-nosplit.json", 2)
     cards = entry["deal"].split()
     assert f"Base card {cards[0]}: " in page
     assert "then on piles 1 and 2: " + " ".join(cards[29:]) + "." in \
