@@ -17,24 +17,20 @@ from solvers.montana import rules as R
 from solvers.montana.game import GAME, Variant
 from solvers.result import Limits, Status
 
+import pages
+
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/montana-8.json"
 
 
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("montana") / "page.html"
-    result = CliRunner().invoke(cli, ["pack", "html", str(PACK), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+    return pages.built(PACK, tmp_path_factory.mktemp("montana"))
 
 
 @pytest.fixture(scope="module")
 def game(page_file, browser_context):
-    page = browser_context.new_page()
-    page.goto(page_file.as_uri())
-    yield page
-    page.close()
+    yield from pages.opened(browser_context, page_file)
 
 
 def why(cells, rules: R.Rules, a: int, b: int) -> str | None:
@@ -205,14 +201,6 @@ def test_winning_first_moves_of_every_shipped_puzzle_are_the_packs(game):
     assert any(m["winning_first_moves"] < m["first_moves"] for m in metrics)
 
 
-def open_page(page, path: Path, puzzle: str):
-    page.goto(path.as_uri())
-    page.evaluate("window.localStorage.clear()")
-    page.goto(f"{path.as_uri()}#{puzzle}")
-    page.reload()
-    return page
-
-
 def cell(page, i: int, cols: int = 8):
     return page.locator(f'#board .cell[data-row="{i // cols}"][data-col="{i % cols}"]')
 
@@ -225,7 +213,7 @@ def board_cells(page) -> list[str | None]:
 def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(page_file,
                                                                          browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][-1]
-    page = open_page(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, page_file, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     for name in entry["solution"]:
         move = R.parse_move(name)
@@ -244,7 +232,7 @@ def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(page_fi
 
 def test_a_refused_move_says_the_rule_books_reason(page_file, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][0]
-    page = open_page(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, page_file, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     gap = cells.index(None)
     card = next(i for i, c in enumerate(cells)
@@ -269,7 +257,7 @@ def test_hints_are_exact_and_a_lost_layout_is_told_to_undo(page_file, browser_pa
     """On the stored line the hint is its move; off it a winning move; after a losing move it
     says how far to undo."""
     entry = json.loads(PACK.read_text())["puzzles"][12]
-    page = open_page(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, page_file, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     page.click('[data-action="hint"]')
     first = R.parse_move(entry["solution"][0])

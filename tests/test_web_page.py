@@ -9,25 +9,23 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from puzzlegen import packs
-from puzzlegen.cli import cli
 from puzzlegen.grading import grade
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Move
 
+from pages import built, fresh
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_page(pack: dict, folder: Path, name: str) -> Path:
-    source, out = folder / f"{name}.json", folder / f"{name}.html"
+    source = folder / f"{name}.json"
     source.write_text(packs.dumps(pack))
-    result = CliRunner().invoke(cli, ["pack", "html", str(source), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+    return built(source, folder, name)
 
 
 @pytest.fixture(scope="module")
@@ -44,15 +42,6 @@ def pages(tmp_path_factory) -> dict:
                                for s, d in zip((1, 3), deals)], "curated", None, {})
     return {name: (make_page(pack, folder, name), pack)
             for name, pack in (("expert", expert), ("small", small), ("mixed", mixed))}
-
-
-def open_page(page, path: Path, puzzle: str | None = None):
-    """Load the page from its file URL with no saved progress, at ``puzzle`` if given."""
-    page.goto(path.as_uri())
-    page.evaluate("window.localStorage.clear()")
-    page.goto(path.as_uri() + (f"#{puzzle}" if puzzle else ""))
-    page.reload()
-    return page
 
 
 def cell(page, index: int, cols: int):
@@ -89,7 +78,7 @@ def test_page_is_self_contained(pages, browser_page):
     assert "http://" not in text and "https://" not in text
     requests = []
     browser_page.on("request", lambda r: requests.append(r.url))
-    open_page(browser_page, path)
+    fresh(browser_page, path)
     assert requests and all(url.startswith(("file:", "data:")) for url in requests), requests
     listed = browser_page.eval_on_selector_all("[data-select-puzzle]",
                                                "bs => bs.map(b => b.dataset.selectPuzzle)")
@@ -99,7 +88,7 @@ def test_page_is_self_contained(pages, browser_page):
 def test_stored_solution_played_by_clicks_solves(pages, browser_page):
     path, pack = pages["expert"]
     entry = pack["puzzles"][1]
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     assert page.get_attribute("#board", "data-puzzle-id") == entry["id"]
     position = Position.start(Deal.parse(entry["deal"], 4, 4))
     assert board_tops(page) == python_tops(position)
@@ -130,7 +119,7 @@ def first_illegal(position: Position) -> tuple[int, int, str]:
 def test_illegal_move_is_refused_with_the_rules_reason(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][0]
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     position = Position.start(Deal.parse(entry["deal"], 3, 4))
     a, b, reason = first_illegal(position)
     click_move(page, a, b, 4)
@@ -143,7 +132,7 @@ def test_illegal_move_is_refused_with_the_rules_reason(pages, browser_page):
 def test_undo_restart_and_reload_keep_progress(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][2]
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     start = Position.start(Deal.parse(entry["deal"], 3, 4))
     positions = [start]
     for move in entry["solution"][:3]:
@@ -164,7 +153,7 @@ def test_undo_restart_and_reload_keep_progress(pages, browser_page):
 def test_progress_of_a_solved_puzzle_survives_a_reload(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][3]
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     for _ in entry["solution"]:
         page.click('[data-action="solution"]')
     assert status(page) == "solved"
@@ -195,7 +184,7 @@ def test_hints_are_exact_on_and_off_the_stored_line(pages, browser_page):
     entry = pack["puzzles"][5]
     deal = Deal.parse(entry["deal"], 3, 4)
     decider = Decider(deal)
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     position = Position.start(deal)
     # At the start (the stored line): the hint's move keeps one stack reachable.
     page.click('[data-action="hint"]')
@@ -224,7 +213,7 @@ def test_solution_steps_rejoin_the_stored_line(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][6]
     deal = Deal.parse(entry["deal"], 3, 4)
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     position = Position.start(deal)
     off = next(m for m in position.legal_moves() if str(m) != entry["solution"][0])
     click_move(page, position.cell_of(off.mover), position.cell_of(off.dest), 4)
@@ -245,7 +234,7 @@ def test_stuck_and_the_unsolvable_goal(pages, browser_page):
     path, pack = pages["mixed"]
     rng = random.Random(5)
     for entry in pack["puzzles"]:
-        page = open_page(browser_page, path, entry["id"])
+        page = fresh(browser_page, path, entry["id"])
         deal = Deal.parse(entry["deal"], 3, 3)
         position = Position.start(deal)
         while list(position.legal_moves()):
@@ -267,7 +256,7 @@ def test_stuck_and_the_unsolvable_goal(pages, browser_page):
 def test_keyboard_alone_plays_a_move(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][7]
-    page = open_page(browser_page, path, entry["id"])
+    page = fresh(browser_page, path, entry["id"])
     position = Position.start(Deal.parse(entry["deal"], 3, 4))
     a, b = cells_of(position, entry["solution"][0])
     cell(page, 0, 4).focus()

@@ -12,12 +12,12 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from puzzlegen.cli import cli
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.rules import Move
+
+import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 GRIDS = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 13)]
@@ -26,14 +26,9 @@ GRIDS = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 13)]
 @pytest.fixture(scope="module")
 def game(tmp_path_factory, browser_context):
     """A page built from the shipped 3x4 pack, its game script ready for calls."""
-    out = tmp_path_factory.mktemp("rules") / "page.html"
-    result = CliRunner().invoke(cli, ["pack", "html", str(ROOT / "puzzles/stacksquared-3x4-hard.json"),
-                                      "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    page = browser_context.new_page()
-    page.goto(out.as_uri())
-    yield page
-    page.close()
+    page = pages.built(ROOT / "puzzles/stacksquared-3x4-hard.json",
+                       tmp_path_factory.mktemp("rules"))
+    yield from pages.opened(browser_context, page)
 
 
 def why_cells(position: Position, a: int, b: int) -> str | None:

@@ -14,11 +14,45 @@ import json
 from importlib import import_module, resources
 
 from puzzlegen import __version__
+from puzzlegen.packs import read_entry
+from solvers import game as games
 from solvers.errors import BadInput
 
 #: game -> (its script in this folder, the module whose ``puzzle_data(entry)`` serves the page).
 GAMES = {"stacksquared": ("stacksquared.js", "puzzlegen.web.stacksquared"),
-         "montana": ("montana.js", "puzzlegen.web.montana")}
+         "montana": ("montana.js", "puzzlegen.web.montana"),
+         "stackmgmt": ("stackmgmt.js", "puzzlegen.web.stackmgmt")}
+
+
+def replayed(game_name: str, entry: dict, playable=None) -> tuple:
+    """The deal and rules of a pack entry, once ``playable(rules, game)`` (a check that raises
+    :class:`BadInput`) accepts them and the rule book has replayed its stored solution to a
+    win; :class:`BadInput` naming the puzzle otherwise."""
+    pid = entry["id"]
+    game = games.get(game_name)
+    try:
+        deal, rules = read_entry(game, entry)
+        if playable:
+            playable(rules, game)
+    except BadInput as exc:
+        raise BadInput(f"puzzle {pid}: {exc}") from None
+    try:
+        end = game.replay_text(deal, rules, entry["solution"])
+    except BadInput as exc:
+        raise BadInput(f"puzzle {pid}: field solution: {exc}") from None
+    if not end.won:
+        raise BadInput(f"puzzle {pid}: field solution: it does not win (it reaches {end.value})")
+    return deal, rules
+
+
+def shown(entry: dict, rows: int, cols: int) -> dict:
+    """What every game's page shows of a puzzle: id, level, score, deal, solution, the board's
+    shape and the explanation if the pack has one."""
+    data = {key: entry[key] for key in ("id", "level", "score", "deal", "solution")}
+    data.update(rows=rows, cols=cols)
+    if entry.get("explanation"):
+        data["explanation"] = entry["explanation"]
+    return data
 
 
 def asset(name: str) -> str:
@@ -35,7 +69,7 @@ def page_data(pack: dict, title: str) -> dict:
     """What the page reads: the game, a title, the progress key and each puzzle's data."""
     if pack["game"] not in GAMES:
         raise BadInput(f"no puzzle page for {pack['game']} packs: pack html plays "
-                       f"{' and '.join(GAMES)} packs (pack show prints any pack)")
+                       f"{', '.join(GAMES)} packs (pack show prints any pack)")
     if not pack["puzzles"]:
         raise BadInput("the pack has no puzzles")
     game = import_module(GAMES[pack["game"]][1])

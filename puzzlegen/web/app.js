@@ -1,7 +1,7 @@
 /* The puzzle page: list, board, moves by two clicks, undo, restart, hint, solution, progress.
  *
  * Game-independent: everything about a game's rules comes from `puzzlegen.games[pack.game]`
- * (see docs/packs.md, "Adding a game").  DOM contract (docs/packs.md): #board carries
+ * (see docs/packs.md, "Adding a game"), which may draw its own cards (`cardSvg(view)`).  DOM contract (docs/packs.md): #board carries
  * data-puzzle-id and data-status (playing | solved | stuck); each cell is a button with data-row
  * and data-col; buttons with data-action = undo | restart | hint | solution.
  */
@@ -117,7 +117,7 @@
     }
     board.querySelectorAll(".cell").forEach((cell, i) => {
       const view = game.cellView(p, i);
-      cell.innerHTML = view.card === null ? "" : cardSvg(view) +
+      cell.innerHTML = view.card === null ? "" : (game.cardSvg || cardSvg)(view) +
         (view.count > 1 ? '<span class="count" aria-hidden="true">' + view.count + "</span>" : "");
       cell.dataset.card = view.card === null ? "" : view.name;
       cell.dataset.count = view.count;

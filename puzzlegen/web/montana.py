@@ -7,30 +7,16 @@ an 8-rank deal has at most about a million and a half of them.
 """
 from __future__ import annotations
 
-from puzzlegen.packs import read_entry
-from solvers import game as games
+from puzzlegen.web import replayed, shown
 from solvers.errors import BadInput
 
 
-def puzzle_data(entry: dict) -> dict:
-    pid = entry["id"]
-    game = games.get("montana")
-    try:
-        deal, rules = read_entry(game, entry)
-    except BadInput as exc:
-        raise BadInput(f"puzzle {pid}: {exc}") from None
+def one_round(rules, game) -> None:
     if rules.redeals or rules.rules.movable_twos:
-        raise BadInput(f"puzzle {pid}: the page plays one round with fixed Twos, not the rules "
+        raise BadInput(f"the page plays one round with fixed Twos, not the rules "
                        f"{game.format_rules(rules)}")
-    try:
-        end = game.replay_text(deal, rules, entry["solution"])
-    except BadInput as exc:
-        raise BadInput(f"puzzle {pid}: field solution: {exc}") from None
-    if not end.won:
-        raise BadInput(f"puzzle {pid}: field solution: it locks {end.value} of "
-                       f"{rules.rules.target} cards, not every card")
-    data = {key: entry[key] for key in ("id", "level", "score", "deal", "solution")}
-    data.update(rows=4, cols=rules.ranks)
-    if entry.get("explanation"):
-        data["explanation"] = entry["explanation"]
-    return data
+
+
+def puzzle_data(entry: dict) -> dict:
+    _, rules = replayed("montana", entry, one_round)
+    return shown(entry, 4, rules.ranks)

@@ -7,6 +7,7 @@ its own exact search (``stacksquared.js``) elsewhere.
 """
 from __future__ import annotations
 
+from puzzlegen.web import shown
 from solvers.errors import BadInput, LimitReached
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position, replay
@@ -44,11 +45,9 @@ def puzzle_data(entry: dict) -> dict:
     except BadInput as exc:
         raise BadInput(f"puzzle {pid}: field deal: {exc}") from None
     solution = checked_solution(pid, deal, entry)
-    data = {key: entry[key] for key in ("id", "level", "score", "rows", "cols", "deal", "solution")}
+    data = shown(entry, deal.rows, deal.cols)
     data.update(max_score=entry["metrics"]["max_score"],
                 single_stack=entry["metrics"]["single_stack"])
-    if entry.get("explanation"):
-        data["explanation"] = entry["explanation"]
     if data["single_stack"]:
         try:
             data["safe"] = safe_moves(deal, solution)
