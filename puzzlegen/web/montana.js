@@ -98,7 +98,9 @@
       return { reason: err.message };
     }
     const row = +match[2], col = +match[3];
-    if (row >= ROWS || col >= p.cols) return { reason: "no such cell in a 4x" + p.cols + " layout" };
+    if (row >= ROWS || col >= p.cols) {
+      return { reason: "no such cell in a 4x" + p.cols + " layout" };
+    }
     const from = p.cells.indexOf(card);
     if (from < 0) return { reason: cardName(card) + " is not in the layout" };
     const reason = whyIllegal(p, card, row * p.cols + col);
@@ -198,7 +200,8 @@
     }
     if (result === LOSES) return { verdict: "loses" };
     const code = this.memo.get(this.key(cells));
-    return code === undefined ? { verdict: "wins" } : { verdict: "wins", move: [code >> 6, code & 63] };
+    return code === undefined ? { verdict: "wins" }
+      : { verdict: "wins", move: [code >> 6, code & 63] };
   };
 
   function searcherFor(puzzle) {
@@ -241,8 +244,9 @@
       const legal = legalMoves(p);
       const keep = legal.filter(([a, b]) => searcher.decide(play(p, a, b)).verdict === "wins");
       return { from: from, to: to, verdict: "wins",
-               text: "Still winnable: " + describeMove(p, from, to) + " (" + keep.length + " of " +
-                     legal.length + (legal.length === 1 ? " legal move keeps" : " legal moves keep") +
+               text: "Still winnable: " + describeMove(p, from, to) + " (" + keep.length +
+                     " of " + legal.length +
+                     (legal.length === 1 ? " legal move keeps" : " legal moves keep") +
                      " the deal winnable)." };
     }
     return undoHint(history, searcher, "layouts", "This layout can no longer be won",

@@ -19,10 +19,11 @@
 
   /* A position: `stacks[j]`, bottom to top, of card keys; `rows` cells a column on the board. */
   function start(puzzle) {
-    const stacks = puzzle.deal.split("|").map((part) => part.split(/\s+/).filter(Boolean).map((card) => {
+    const key = (card) => {
       const [value, suit] = card.split(",").map(Number);
       return suit * SHIFT + value;
-    }));
+    };
+    const stacks = puzzle.deal.split("|").map((part) => part.split(/\s+/).filter(Boolean).map(key));
     return { rows: puzzle.rows, cols: stacks.length, stacks: stacks };
   }
 
@@ -33,12 +34,16 @@
     return r < stack.length ? stack[r] : null;
   };
 
-  /** The stack whose top is the highest card of `suit` showing, other than stack `except`. */
+  const topOf = (s) => (s.length ? s[s.length - 1] : null);
+
+  /** The stack, other than `except`, whose top is the highest card of `key`'s suit showing if
+   *  it is higher than `key`; -1 if there is none. */
   function beater(p, key, except) {
     let best = -1;
     p.stacks.forEach((s, j) => {
-      if (j !== except && s.length && suitOf(s[s.length - 1]) === suitOf(key) &&
-          s[s.length - 1] > key && (best < 0 || s[s.length - 1] > p.stacks[best][p.stacks[best].length - 1])) best = j;
+      const t = topOf(s);
+      if (j !== except && t !== null && suitOf(t) === suitOf(key) && t > key &&
+          (best < 0 || t > topOf(p.stacks[best]))) best = j;
     });
     return best;
   }
@@ -57,13 +62,15 @@
     const refused = whyNotPick(p, from);
     if (refused) return refused;
     const a = columnOf(p, from), b = columnOf(p, to);
-    if (a === b) return "pick another stack: one that beats " + cardName(cardAt(p, from)) + ", or an empty one";
+    if (a === b) {
+      return "pick another stack: one that beats " + cardName(cardAt(p, from)) + ", or an empty one";
+    }
     const target = p.stacks[b];
     if (!target.length) return null;
     const card = cardAt(p, from), top = target[target.length - 1];
     if (suitOf(top) === suitOf(card) && top > card) return null;
-    return "stack " + (b + 1) + " is not empty and its top " + cardName(top) + " is no higher card of suit " +
-           suitOf(card);
+    return "stack " + (b + 1) + " is not empty and its top " + cardName(top) +
+           " is no higher card of suit " + suitOf(card);
   }
 
   /** The position after the legal move of `from`'s top card to the stack of cell `to`. */
@@ -98,8 +105,8 @@
     if (top !== card) return { reason: "the top of stack " + (a + 1) + " is " + cardName(top) };
     if (m[1] === "remove") {
       const b = beater(p, card, a);
-      return b < 0 ? { reason: "no higher card of suit " + suitOf(card) + " is on top of another stack" }
-        : { from: topCell(p, a), to: topCell(p, b) };
+      return b >= 0 ? { from: topCell(p, a), to: topCell(p, b) }
+        : { reason: "no higher card of suit " + suitOf(card) + " is on top of another stack" };
     }
     const b = +m[5] - 1;
     if (b >= n) return { reason: "there is no stack " + (b + 1) + " (the case has " + n + ")" };
@@ -134,7 +141,8 @@
   function summary(p) {
     const cards = p.stacks.reduce((sum, s) => sum + s.length, 0);
     const over = p.stacks.filter((s) => s.length > 1).length;
-    return cards + " cards left \u00b7 " + over + (over === 1 ? " stack" : " stacks") + " of two or more";
+    return cards + " cards left \u00b7 " + over + (over === 1 ? " stack" : " stacks") +
+           " of two or more";
   }
 
   const goal = () => "Remove cards until no stack holds more than one.";
@@ -185,7 +193,9 @@
    *  from a source to a target (solvers/stackmgmt/checker.py)? */
   function acePath(stacks) {
     const ace = new Map(), king = new Map(), kingStack = new Map();
-    for (const s of stacks) for (const k of s) if (k > (ace.get(suitOf(k)) || 0)) ace.set(suitOf(k), k);
+    for (const s of stacks) {
+      for (const k of s) if (k > (ace.get(suitOf(k)) || 0)) ace.set(suitOf(k), k);
+    }
     stacks.forEach((s, i) => {
       for (const k of s) {
         if (k !== ace.get(suitOf(k)) && k > (king.get(suitOf(k)) || 0)) {
@@ -203,8 +213,9 @@
     for (let t = 0; t < n; t++) {
       if (!vertex[t] || stacks[t].filter((k) => k === ace.get(suitOf(k))).length < 2) continue;
       const chain = [t];
-      while (pred[chain[chain.length - 1]] >= 0 && chain.length <= n) chain.push(pred[chain[chain.length - 1]]);
-      if (!king.has(suitOf(stacks[chain[chain.length - 1]][0]))) return true;
+      let last = t;
+      while (pred[last] >= 0 && chain.length <= n) chain.push(last = pred[last]);
+      if (!king.has(suitOf(stacks[last][0]))) return true;
     }
     return false;
   }
@@ -224,11 +235,13 @@
     const card = cardName(cardAt(p, from));
     return p.stacks[columnOf(p, to)].length
       ? "remove " + card + " from stack " + (columnOf(p, from) + 1)
-      : "move " + card + " from stack " + (columnOf(p, from) + 1) + " to the empty stack " + (columnOf(p, to) + 1);
+      : "move " + card + " from stack " + (columnOf(p, from) + 1) + " to the empty stack " +
+        (columnOf(p, to) + 1);
   }
 
   /** An exact hint for the last position of `history`: a removal if there is one (removals
-   *  never hurt), else a move that keeps the game winnable; after a losing move, how far to undo. */
+   *  never hurt), else a move that keeps the game winnable; after a losing move, how far to
+   *  undo. */
   function hint(history) {
     const p = history[history.length - 1];
     if (won(p.stacks)) return { text: "Solved: nothing left to do." };
