@@ -1,10 +1,10 @@
-"""Take the screenshot of the puzzle page in docs/ (docs/puzzle-page.png) with headless Chromium.
+"""Take the screenshots of the puzzle pages in docs/ with headless Chromium.
 
     pip install ".[test]" && python examples/puzzle_page_screenshot.py
 
-Builds the page of puzzles/stacksquared-4x4-expert.json, plays three moves of the first puzzle's
-stored solution, asks for a hint and saves the window.  Chromium: /usr/bin/chromium or
-$PUZZLEGEN_CHROMIUM.
+For each shipped pack of ``SHOTS`` builds its page, opens a puzzle, plays three moves of its
+stored solution, asks for a hint and saves the window as ``docs/<name>.png``.  Chromium:
+/usr/bin/chromium or $PUZZLEGEN_CHROMIUM.
 """
 from __future__ import annotations
 
@@ -22,26 +22,32 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+#: docs/<name>.png <- (the pack, the puzzle shown)
+SHOTS = {"puzzle-page": ("stacksquared-4x4-expert", "4x4-expert-001"),
+         "montana-page": ("montana-8", "8-master-001"),
+         "stackmgmt-page": ("stackmgmt-8x4-k4", "8x4-k4-hard-002")}
+
+
 def main() -> None:
     argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
-    pack = packs.load(ROOT / "puzzles/stacksquared-4x4-expert.json")
-    pack["puzzles"] = pack["puzzles"][:25]
-    with tempfile.TemporaryDirectory() as folder:
-        page_file = Path(folder) / "page.html"
-        page_file.write_text(web.page(pack, "stacksquared-4x4-expert"))
-        with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                Path(folder) / "profile", headless=True, args=FLAGS,
-                executable_path=os.environ.get("PUZZLEGEN_CHROMIUM", "/usr/bin/chromium"),
-                viewport={"width": 980, "height": 760})
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            Path(folder) / "profile", headless=True, args=FLAGS,
+            executable_path=os.environ.get("PUZZLEGEN_CHROMIUM", "/usr/bin/chromium"),
+            viewport={"width": 980, "height": 760})
+        for name, (pack_name, puzzle) in SHOTS.items():
+            pack = packs.load(ROOT / f"puzzles/{pack_name}.json")
+            page_file = Path(folder) / f"{name}.html"
+            page_file.write_text(web.page(pack, pack_name))
             page = context.new_page()
-            page.goto(page_file.as_uri())
+            page.goto(f"{page_file.as_uri()}#{puzzle}")
             for _ in range(3):
                 page.click('[data-action="solution"]')
             page.click('[data-action="hint"]')
             page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(ROOT / "docs/puzzle-page.png"))
-            context.close()
+            page.screenshot(path=str(ROOT / f"docs/{name}.png"))
+            page.close()
+        context.close()
 
 
 if __name__ == "__main__":
