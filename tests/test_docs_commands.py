@@ -77,3 +77,18 @@ def test_every_quoted_script_run_exists_with_its_options():
         wrong += [f"{name}: {match.group(0)!r}: {option}" for option in options(words)
                   if not re.search(re.escape(option) + r"\b", text)]
     assert wrong == []
+
+
+def test_every_link_and_shipped_pack_the_documents_name_exists():
+    """Relative links and images (``](path)``) resolve from the document's folder, and every
+    ``puzzles/*.json`` named exists."""
+    named = []
+    for path in DOCUMENTS:
+        body = path.read_text()
+        named += [(path, path.parent / m.group(1))
+                  for m in re.finditer(r"\]\(([^)#\s]+)(#[^)]*)?\)", body)
+                  if not m.group(1).startswith(("http://", "https://", "mailto:"))]
+        named += [(path, ROOT / m.group(1))
+                  for m in re.finditer(r"\b(puzzles/[\w.-]+\.json)\b", body)]
+    assert [f"{doc.name}: {target}" for doc, target in named if not target.exists()] == []
+    assert len(named) >= 30
