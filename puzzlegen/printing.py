@@ -137,11 +137,17 @@ def montana_grid(deal, rules) -> tuple[int, int, list[Card | None]]:
     return 4, rules.ranks, list(deal)
 
 
-def stackmgmt_grid(deal, rules) -> tuple[int, int, list]:
-    """Stacks as columns, bottom card first (rows as tall as the highest stack)."""
-    rows = max(len(stack) for stack in deal)
-    return rows, len(deal), [stack[r] if r < len(stack) else None
-                             for r in range(rows) for stack in deal]
+def as_columns(stacks) -> tuple[int, int, list]:
+    """Stacks or piles as columns, bottom card first, as tall as the highest (None below a
+    shorter one)."""
+    rows = max(len(stack) for stack in stacks)
+    return rows, len(stacks), [stack[r] if r < len(stack) else None
+                               for r in range(rows) for stack in stacks]
+
+
+def numbered_columns(rows: int, cols: int) -> tuple[list[str], list[str]]:
+    """Columns numbered from 1, as stacks and piles are in moves."""
+    return [], [str(c + 1) for c in range(cols)]
 
 
 EMPTY_PILE = {"None": "nothing", "Any1": "any single card", "AnyRun": "any run",
@@ -156,14 +162,6 @@ def agnes_board(deal, rules) -> AgnesBoard:
         raise BadInput(f"a printed Agnes puzzle is dealt face up: the rules {rules.name} hide "
                        f"cards that a page would show")
     return AgnesBoard.start(deal, rules)
-
-
-def agnes_grid(deal, rules) -> tuple[int, int, list]:
-    """The seven piles as columns, bottom card first (no cell below a short pile)."""
-    piles = agnes_board(deal, rules).piles
-    rows = max(len(pile) for pile in piles)
-    return rows, len(piles), [pile[r] if r < len(pile) else None
-                              for r in range(rows) for pile in piles]
 
 
 def agnes_notes(deal, rules) -> list[str]:
@@ -205,19 +203,20 @@ FORMS = {
         "Each column is a stack, its top card lowest; a card is a value and a suit. Remove the "
         "top card of a stack when a higher card of its suit is on top of another stack, or move "
         "a top card onto an empty stack. Leave at most one card in each stack.",
-        stackmgmt_grid,
+        lambda deal, rules: as_columns(deal),
         lambda entry: f"at most one card a stack, {len(entry['solution'])} moves",
         "remove (4,8) from 1: the top of stack 1, value 4 of suit 8, is removed; move (7,7) from "
         "2 to 1: the top of stack 2 goes onto the empty stack 1.",
-        lambda rows, cols: ([], [str(c + 1) for c in range(cols)]), draw_numbered_card),
+        numbered_columns, draw_numbered_card),
     "agnes": Form(
         "Agnes Sorel: build the four foundations up by suit from the base card's rank. In the "
         "seven piles (columns, the top card lowest) a card goes onto a card one rank higher of "
         "the same colour. The rules, the base card and the stock are below the piles.",
-        agnes_grid, lambda entry: f"every card home, {len(entry['solution'])} moves",
+        lambda deal, rules: as_columns(agnes_board(deal, rules).piles),
+        lambda entry: f"every card home, {len(entry['solution'])} moves",
         "9D from pile 3 to pile 6: the top card 9D moves; 2 cards from 3C: the run from 3C "
         "down; to foundation: home; deal: the next cards of the stock.",
-        lambda rows, cols: ([], [str(c + 1) for c in range(cols)]), draw_pile_card, agnes_notes),
+        numbered_columns, draw_pile_card, agnes_notes),
 }
 
 
