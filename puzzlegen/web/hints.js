@@ -27,5 +27,14 @@
     return { verdict: "loses", text: never };
   }
 
-  puzzlegen.hints = { tooLarge: tooLarge, undoHint: undoHint };
+  /** The hint for a winnable position: the move [from, to] (`described` for people), with how
+   *  many of the `legal` moves keep `what` winnable. */
+  function winningHint(from, to, described, keep, legal, what) {
+    return { from: from, to: to, verdict: "wins",
+             text: "Still winnable: " + described + " (" + keep + " of " + legal +
+                   (legal === 1 ? " legal move keeps " : " legal moves keep ") + what +
+                   " winnable)." };
+  }
+
+  puzzlegen.hints = { tooLarge: tooLarge, undoHint: undoHint, winningHint: winningHint };
 })(window.puzzlegen = window.puzzlegen || {});

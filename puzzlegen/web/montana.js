@@ -11,7 +11,7 @@
   "use strict";
 
   const { parse: parseCard, name: cardName, words: cardWords } = puzzlegen.cards;
-  const { tooLarge, undoHint } = puzzlegen.hints;
+  const { tooLarge, undoHint, winningHint } = puzzlegen.hints;
   const ROWS = 4;
   const GAP = -1;
   const WINS = 1;
@@ -243,11 +243,8 @@
       const [from, to] = stored ? [stored.from, stored.to] : here.move;
       const legal = legalMoves(p);
       const keep = legal.filter(([a, b]) => searcher.decide(play(p, a, b)).verdict === "wins");
-      return { from: from, to: to, verdict: "wins",
-               text: "Still winnable: " + describeMove(p, from, to) + " (" + keep.length +
-                     " of " + legal.length +
-                     (legal.length === 1 ? " legal move keeps" : " legal moves keep") +
-                     " the deal winnable)." };
+      return winningHint(from, to, describeMove(p, from, to), keep.length, legal.length,
+                         "the deal");
     }
     return undoHint(history, searcher, "layouts", "This layout can no longer be won",
                     "No line of play wins this deal.");

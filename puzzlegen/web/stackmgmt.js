@@ -11,7 +11,7 @@
 (function (puzzlegen) {
   "use strict";
 
-  const { undoHint } = puzzlegen.hints;
+  const { undoHint, winningHint } = puzzlegen.hints;
   const SHIFT = 65536;                       // a card's key: suit * SHIFT + value
   const suitOf = (k) => Math.floor(k / SHIFT);
   const valueOf = (k) => k % SHIFT;
@@ -252,10 +252,8 @@
     const legal = legalMoves(p);
     const keep = legal.filter(([a, b]) => winnable(play(p, a, b).stacks));
     const [from, to] = keep.find(([a, b]) => p.stacks[columnOf(p, b)].length) || keep[0];
-    return { from: from, to: to, verdict: "wins",
-             text: "Still winnable: " + describeMove(p, from, to) + " (" + keep.length + " of " +
-                   legal.length + (legal.length === 1 ? " legal move keeps" : " legal moves keep") +
-                   " the game winnable)." };
+    return winningHint(from, to, describeMove(p, from, to), keep.length, legal.length,
+                       "the game");
   }
 
   puzzlegen.games = puzzlegen.games || {};
