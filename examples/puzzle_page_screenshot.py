@@ -2,8 +2,8 @@
 
     pip install ".[test]" && python examples/puzzle_page_screenshot.py
 
-For each shipped pack of ``SHOTS`` builds its page, opens a puzzle, plays three moves of its
-stored solution, asks for a hint and saves the window as ``docs/<name>.png``.  Chromium:
+For each shipped pack of ``SHOTS`` builds its page, opens a puzzle, plays moves of its stored
+solution, asks for a hint and saves the window as ``docs/<name>.png``.  Chromium:
 /usr/bin/chromium or $PUZZLEGEN_CHROMIUM.
 """
 from __future__ import annotations
@@ -22,10 +22,11 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-#: docs/<name>.png <- (the pack, the puzzle shown)
-SHOTS = {"puzzle-page": ("stacksquared-4x4-expert", "4x4-expert-001"),
-         "montana-page": ("montana-8", "8-master-001"),
-         "stackmgmt-page": ("stackmgmt-8x4-k4", "8x4-k4-hard-002")}
+#: docs/<name>.png <- (the pack, the puzzle shown, the solution's moves played first)
+SHOTS = {"puzzle-page": ("stacksquared-4x4-expert", "4x4-expert-001", 3),
+         "montana-page": ("montana-8", "8-master-001", 3),
+         "stackmgmt-page": ("stackmgmt-8x4-k4", "8x4-k4-hard-002", 3),
+         "agnes-page": ("agnes-up-suit-anyrun-nosplit", "Up-Suit-AnyRun-NoSplit-easy-002", 12)}
 
 
 def main() -> None:
@@ -35,13 +36,13 @@ def main() -> None:
             Path(folder) / "profile", headless=True, args=FLAGS,
             executable_path=os.environ.get("PUZZLEGEN_CHROMIUM", "/usr/bin/chromium"),
             viewport={"width": 980, "height": 760})
-        for name, (pack_name, puzzle) in SHOTS.items():
+        for name, (pack_name, puzzle, moves) in SHOTS.items():
             pack = packs.load(ROOT / f"puzzles/{pack_name}.json")
             page_file = Path(folder) / f"{name}.html"
             page_file.write_text(web.page(pack, pack_name))
             page = context.new_page()
             page.goto(f"{page_file.as_uri()}#{puzzle}")
-            for _ in range(3):
+            for _ in range(moves):
                 page.click('[data-action="solution"]')
             page.click('[data-action="hint"]')
             page.evaluate("window.scrollTo(0, 0)")

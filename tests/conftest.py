@@ -67,3 +67,17 @@ def browser_page(browser_context):
     yield page
     page.close()
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def pack_page(request, tmp_path_factory):
+    """The page of the test module's ``PACK`` (``pack html``), built once for the module."""
+    import pages
+    return pages.built(request.module.PACK, tmp_path_factory.mktemp("page"))
+
+
+@pytest.fixture(scope="module")
+def game(pack_page, browser_context):
+    """A tab with the module's page loaded, for calls into its scripts."""
+    import pages
+    yield from pages.opened(browser_context, pack_page)

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from puzzlegen.cli import cli
+from solvers.errors import BadInput
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/stacksquared-3x4-hard.json"
@@ -135,13 +136,13 @@ def test_print_an_agnes_pack_with_its_piles_base_card_and_stock(tmp_path):
     assert result.output.startswith("error: a printed Agnes puzzle is dealt face up: ")
 
 
-def test_a_game_without_a_page_is_one_error_line(tmp_path):
-    agnes = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
-    result = run("html", agnes, "--out", tmp_path / "page.html")
-    assert result.exit_code == 2 and not (tmp_path / "page.html").exists()
-    assert result.output == ("error: no puzzle page for agnes packs: pack html plays "
-                             "stacksquared, montana, stackmgmt packs (pack show prints any "
-                             "pack)\n")
+def test_a_game_without_a_page_is_refused_by_name():
+    """Every game of the pack format has a page; a registered game without one (Spider's
+    positions are no packs) is refused naming the games that have."""
+    from puzzlegen import web
+    with pytest.raises(BadInput, match="no puzzle page for spider packs: pack html plays "
+                                       "stacksquared, montana, stackmgmt, agnes packs"):
+        web.page_data({"game": "spider", "puzzles": [{}]}, "title")
 
 
 def broken_packs(tmp_path: Path) -> dict[str, tuple[Path, str]]:

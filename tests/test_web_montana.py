@@ -8,7 +8,6 @@ import json
 import random
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from puzzlegen.cli import cli
@@ -21,16 +20,6 @@ import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/montana-8.json"
-
-
-@pytest.fixture(scope="module")
-def page_file(tmp_path_factory) -> Path:
-    return pages.built(PACK, tmp_path_factory.mktemp("montana"))
-
-
-@pytest.fixture(scope="module")
-def game(page_file, browser_context):
-    yield from pages.opened(browser_context, page_file)
 
 
 def why(cells, rules: R.Rules, a: int, b: int) -> str | None:
@@ -210,10 +199,10 @@ def board_cells(page) -> list[str | None]:
         "#board .cell", "(cells) => cells.map((c) => c.dataset.card)")]
 
 
-def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(page_file,
+def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(pack_page,
                                                                          browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][-1]
-    page = pages.fresh(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, pack_page, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     for name in entry["solution"]:
         move = R.parse_move(name)
@@ -230,9 +219,9 @@ def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(page_fi
     assert "\u2713" in page.locator(f'[data-select-puzzle="{entry["id"]}"]').text_content()
 
 
-def test_a_refused_move_says_the_rule_books_reason(page_file, browser_page):
+def test_a_refused_move_says_the_rule_books_reason(pack_page, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][0]
-    page = pages.fresh(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, pack_page, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     gap = cells.index(None)
     card = next(i for i, c in enumerate(cells)
@@ -253,11 +242,11 @@ def hinted(page) -> tuple[int, int]:
     return at(".hint-from"), at(".hint-to")
 
 
-def test_hints_are_exact_and_a_lost_layout_is_told_to_undo(page_file, browser_page):
+def test_hints_are_exact_and_a_lost_layout_is_told_to_undo(pack_page, browser_page):
     """On the stored line the hint is its move; off it a winning move; after a losing move it
     says how far to undo."""
     entry = json.loads(PACK.read_text())["puzzles"][12]
-    page = pages.fresh(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, pack_page, entry["id"])
     cells, rules = R.parse_deal(entry["deal"], 8), R.Rules(8)
     page.click('[data-action="hint"]')
     first = R.parse_move(entry["solution"][0])

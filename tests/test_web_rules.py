@@ -11,24 +11,14 @@ import json
 import random
 from pathlib import Path
 
-import pytest
-
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.rules import Move
 
-import pages
 
 ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "puzzles/stacksquared-3x4-hard.json"   # the page of the module's `game`
 GRIDS = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 13)]
-
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory, browser_context):
-    """A page built from the shipped 3x4 pack, its game script ready for calls."""
-    page = pages.built(ROOT / "puzzles/stacksquared-3x4-hard.json",
-                       tmp_path_factory.mktemp("rules"))
-    yield from pages.opened(browser_context, page)
 
 
 def why_cells(position: Position, a: int, b: int) -> str | None:

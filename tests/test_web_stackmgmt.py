@@ -8,8 +8,6 @@ import json
 import random
 from pathlib import Path
 
-import pytest
-
 from solvers.errors import BadInput
 from solvers.stackmgmt import players
 from solvers.stackmgmt import rules as R
@@ -19,16 +17,6 @@ import pages
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/stackmgmt-8x4-k4.json"
 SHIFT = 1 << 16
-
-
-@pytest.fixture(scope="module")
-def page_file(tmp_path_factory) -> Path:
-    return pages.built(PACK, tmp_path_factory.mktemp("stackmgmt"))
-
-
-@pytest.fixture(scope="module")
-def game(page_file, browser_context):
-    yield from pages.opened(browser_context, page_file)
 
 
 def deals() -> list[list[list[tuple[int, int]]]]:
@@ -163,9 +151,9 @@ def top(page, stacks, j: int):
     return page.locator(f'#board .cell[data-row="{r}"][data-col="{j}"]')
 
 
-def test_the_stored_solution_played_by_clicks_wins(page_file, browser_page):
+def test_the_stored_solution_played_by_clicks_wins(pack_page, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][-1]
-    page = pages.fresh(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, pack_page, entry["id"])
     board = R.Board(deals()[-1])
     for name in entry["solution"]:
         move = R.parse_move(name)
@@ -203,13 +191,13 @@ def losing_turn(entry: dict, stacks) -> tuple[int, R.Move] | None:
     return None
 
 
-def test_a_refusal_and_a_hint_after_a_losing_move(page_file, browser_page):
+def test_a_refusal_and_a_hint_after_a_losing_move(pack_page, browser_page):
     """A card under another is refused; from a winnable position the hint keeps it winnable; a
     losing move is told to undo."""
     entry, stacks, (k, losing) = next(
         (e, s, turn) for e, s in zip(json.loads(PACK.read_text())["puzzles"], deals())
         if (turn := losing_turn(e, s)))
-    page = pages.fresh(browser_page, page_file, entry["id"])
+    page = pages.fresh(browser_page, pack_page, entry["id"])
     page.locator('#board .cell[data-row="0"][data-col="0"]').click()
     card = stacks[0][0]
     assert page.locator("#message").text_content() == \

@@ -68,7 +68,7 @@ def show(path, pid, no_solution, as_json):
 @force_option
 def html(path, out, title, force):
     """Write one self-contained page (no network) that plays every puzzle of the pack PATH
-    (StacksSquared, Montana played as one round with fixed Twos, or Stack Management).
+    (any game; Montana as one round with fixed Twos, Agnes dealt face up).
 
     Open it in any browser: pick a puzzle, click a stack (a card) then its target; undo,
     restart, exact hints, the solution step by step; progress is kept in the browser.

@@ -21,7 +21,8 @@ from solvers.errors import BadInput
 #: game -> (its script in this folder, the module whose ``puzzle_data(entry)`` serves the page).
 GAMES = {"stacksquared": ("stacksquared.js", "puzzlegen.web.stacksquared"),
          "montana": ("montana.js", "puzzlegen.web.montana"),
-         "stackmgmt": ("stackmgmt.js", "puzzlegen.web.stackmgmt")}
+         "stackmgmt": ("stackmgmt.js", "puzzlegen.web.stackmgmt"),
+         "agnes": ("agnes.js", "puzzlegen.web.agnes")}
 
 
 def replayed(game_name: str, entry: dict, playable=None) -> tuple:

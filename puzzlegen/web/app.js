@@ -1,9 +1,11 @@
 /* The puzzle page: list, board, moves by two clicks, undo, restart, hint, solution, progress.
  *
  * Game-independent: everything about a game's rules comes from `puzzlegen.games[pack.game]`
- * (see docs/packs.md, "Adding a game"), which may draw its own cards (`cardSvg(view)`).  DOM contract (docs/packs.md): #board carries
- * data-puzzle-id and data-status (playing | solved | stuck); each cell is a button with data-row
- * and data-col; buttons with data-action = undo | restart | hint | solution.
+ * (see docs/packs.md, "Adding a game"), which may draw its own cards (`cardSvg(view)`, null
+ * for a playing card) and lay its board out as piles (`layout: "cascade"`).  DOM contract
+ * (docs/packs.md): #board carries data-puzzle-id and data-status (playing | solved | stuck);
+ * each cell is a button with data-row and data-col; buttons with data-action = undo | restart |
+ * hint | solution.
  */
 (function (puzzlegen) {
   "use strict";
@@ -85,6 +87,7 @@
     board.style.setProperty("--cols", cols);
     board.style.setProperty("--rows", rows);
     board.dataset.puzzleId = play.puzzle.id;
+    board.dataset.layout = game.layout || "grid";
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const cell = document.createElement("button");
@@ -117,11 +120,13 @@
     }
     board.querySelectorAll(".cell").forEach((cell, i) => {
       const view = game.cellView(p, i);
-      cell.innerHTML = view.card === null ? "" : (game.cardSvg || cardSvg)(view) +
+      const face = view.card === null ? "" : (game.cardSvg && game.cardSvg(view)) || cardSvg(view);
+      cell.innerHTML = face +
         (view.count > 1 ? '<span class="count" aria-hidden="true">' + view.count + "</span>" : "");
       cell.dataset.card = view.card === null ? "" : view.name;
       cell.dataset.count = view.count;
       cell.classList.toggle("empty", view.card === null);
+      cell.classList.toggle("blank", !!view.blank);
       cell.classList.toggle("pile", view.count > 1);
       cell.classList.toggle("selected", play.selected === i);
       cell.classList.toggle("target", targets.has(i));

@@ -1,0 +1,155 @@
+"""The Agnes Sorel puzzle page, in a real headless Chromium: its legal moves, their names and
+their effect agree with ``solvers.agnes.rules`` under every face-up variant, clicks play and
+refuse, and the hints follow the stored solution (the page has no Agnes solver).
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from puzzlegen.cli import cli
+from solvers.agnes import rules as R
+
+import pages
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
+
+
+REPLAY = """(cases) => {
+  const g = window.puzzlegen.games.agnes;
+  return cases.map(([deal, rules, names]) => {
+    let p = g.start({deal, rules, rows: 25});
+    const legal = [];
+    for (const name of names) {
+      legal.push(g.moveNames(p));
+      const cells = g.moveCells(p, name);
+      if (cells.reason) return {illegal: name, reason: cells.reason};
+      const why = g.check(p, cells.from, cells.to);
+      if (why) return {refused: name, why: why};
+      if (g.moveName(p, cells.from, cells.to) !== name) return {renamed: name};
+      p = g.play(p, cells.from, cells.to);
+    }
+    legal.push(g.moveNames(p));
+    return {legal, piles: p.piles.map((s) => s.map(window.puzzlegen.cards.name)), found: p.found,
+            status: g.status(p)};
+  });
+}"""
+
+VARIANTS = ["Up-Suit-None", "Up-Suit-Any1", "Up-Color-AnyRun", "Up-Suit-High1-NoSplit",
+            "Up-Color-HighRun-NoSplit", "Up-Suit-AnyRun-NoSplit", "Up-Color-Any1-NoSplit"]
+
+
+def test_moves_by_name_and_by_cells_agree_with_the_rule_book(game):
+    """Random lines of every face-up variant: each move found by its name, checked and played
+    through its cells; the legal moves at every step, and the piles and foundations at the end,
+    are the rule book's."""
+    rng = random.Random(12)
+    cases, expected = [], []
+    for k in range(140):
+        rules = R.parse_rules(VARIANTS[k % len(VARIANTS)])
+        deal = R.deal_from_seed(rng.randrange(10 ** 6))
+        board, names, legal = R.Board.start(deal, rules), [], []
+        for _ in range(rng.randrange(0, 120)):
+            legal.append([str(m) for m in board.legal_moves()])
+            if not legal[-1]:
+                legal.pop()
+                break
+            move = rng.choice(board.legal_moves())
+            names.append(str(move))
+            board.apply(move, check=False)
+        legal.append([str(m) for m in board.legal_moves()])
+        cases.append([R.format_deck(deal), rules.name, names])
+        expected.append({"legal": legal,
+                         "piles": [[str(c) for c in pile] for pile in board.piles],
+                         "found": board.foundation,
+                         "status": "solved" if board.score == 52 else
+                         "playing" if board.legal_moves() else "stuck"})
+    assert game.evaluate(REPLAY, cases) == expected
+    assert sum(len(c[2]) for c in cases) > 2000
+    assert {e["status"] for e in expected} >= {"playing", "stuck"}
+
+
+def test_an_illegal_name_is_refused(game):
+    deal = R.deal_from_seed(5)
+    board = R.Board.start(deal, R.parse_rules("Up-Suit-None"))
+    legal = {str(m) for m in board.legal_moves()}
+    names = [n for n in ("QC from pile 1 to foundation", "2 cards from 9H from pile 6 to pile 2",
+                         "deal") if n not in legal][:2]
+    answers = game.evaluate(REPLAY, [[R.format_deck(deal), "Up-Suit-None", [n]] for n in names])
+    assert answers == [{"illegal": n, "reason": f"illegal move: {n}"} for n in names]
+
+
+def cell(page, row: int, col: int):
+    return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"]')
+
+
+def click_move(page, board: R.Board, move: R.Move) -> None:
+    """A move by two clicks: the stock then any pile (a deal), or the run's first card then
+    its foundation or any cell of the target pile's column."""
+    if move.kind == "deal":
+        cell(page, 0, 6).click()
+        cell(page, 1, 0).click()
+        return
+    count = 1 if move.kind == "found" else move.count
+    cell(page, len(board.piles[move.src - 1]) - count + 1, move.src - 1).click()
+    if move.kind == "found":
+        cell(page, 0, move.card.suit).click()
+    else:
+        cell(page, 1 + len(board.piles[move.dst - 1]), move.dst - 1).click()
+
+
+def start(entry: dict) -> R.Board:
+    return R.Board.start(R.parse_deck(entry["deal"]), R.parse_rules(entry["rules"]))
+
+
+def test_the_stored_solution_played_by_clicks_wins_and_hints_follow_it(pack_page, browser_page):
+    entry = json.loads(PACK.read_text())["puzzles"][0]
+    page = pages.fresh(browser_page, pack_page, entry["id"])
+    board = start(entry)
+    for k, text in enumerate(entry["solution"]):
+        if k % 10 == 3:
+            page.click('[data-action="hint"]')
+            assert page.locator("#message").text_content() == \
+                f"Hint: On the stored solution: {text} (the page has no Agnes solver, so its " \
+                f"hints follow that solution)."
+        move = R.parse_move(text)
+        click_move(page, board, move)
+        board.apply(move, check=False)
+    assert page.locator("#board").get_attribute("data-status") == "solved"
+    assert page.locator("#puzzle-stats").text_content().startswith("52 of 52 cards home")
+
+
+def test_refused_clicks_and_a_hint_off_the_stored_line(pack_page, browser_page):
+    entry = json.loads(PACK.read_text())["puzzles"][5]
+    page = pages.fresh(browser_page, pack_page, entry["id"])
+    board = start(entry)
+    base = R.parse_deck(entry["deal"]).base
+    cell(page, 0, base.suit).click()
+    assert page.locator("#message").text_content() == \
+        "Refused: a card on a foundation stays there."
+    cell(page, 1, 0).click()
+    cell(page, 1, 0).click()                         # picked and put down again
+    cell(page, 3, 0).click()
+    assert page.locator("#message").text_content() == \
+        "Refused: no card there: pick a card of a pile."
+    other = next(m for m in board.legal_moves() if str(m) != entry["solution"][0])
+    click_move(page, board, other)
+    page.click('[data-action="hint"]')
+    assert page.locator("#message").text_content().startswith(
+        "Hint: Your game left the stored solution: undo 1 move to rejoin it")
+
+
+def test_a_face_down_pack_is_one_error_line(tmp_path):
+    pack = json.loads(PACK.read_text())
+    pack["puzzles"] = [dict(pack["puzzles"][0], rules="Down-Suit-AnyRun-NoSplit")]
+    source = tmp_path / "down.json"
+    source.write_text(json.dumps(pack))
+    result = CliRunner().invoke(cli, ["pack", "html", str(source),
+                                      "--out", str(tmp_path / "p.html")])
+    assert result.exit_code == 2 and not (tmp_path / "p.html").exists()
+    assert result.output.startswith(f"error: puzzle {pack['puzzles'][0]['id']}: the page plays "
+                                    f"face-up rules only, not Down-Suit-AnyRun-NoSplit")
