@@ -154,16 +154,3 @@ def test_a_face_down_pack_is_one_error_line(tmp_path):
     assert result.output.startswith(f"error: puzzle {pack['puzzles'][0]['id']}: the page plays "
                                     f"face-up rules only, not Down-Suit-AnyRun-NoSplit")
 
-
-def test_the_piles_fit_the_screen_from_a_phone_to_a_desktop(pack_page, browser_context):
-    """No sideways scrolling, the board inside the window, at widths from a phone's up."""
-    page = browser_context.new_page()
-    try:
-        for width in (375, 640, 800, 1280):
-            page.set_viewport_size({"width": width, "height": 700})
-            page.goto(pack_page.as_uri())
-            box = page.locator("#board").bounding_box()
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width, width
-    finally:
-        page.close()
