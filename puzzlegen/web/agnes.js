@@ -151,7 +151,8 @@
     const row = Math.floor(from / PILES), col = from % PILES;
     if (row === 0) {
       if (col === STOCK) return stock(p) ? null : "the stock is empty";
-      return "a card on a foundation stays there";
+      return col < 4 && p.found[col] >= 0 ? "a card on a foundation stays there"
+        : "no card there: pick a card of a pile";
     }
     const pile = p.piles[col], index = row - 1;
     if (index >= pile.length) return "no card there: pick a card of a pile";
