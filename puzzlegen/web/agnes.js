@@ -116,7 +116,7 @@
   /* ---- Cells: row 0 is the foundations (0..3, by suit) and the stock (6); row r >= 1 of
    * column j is card r - 1 of pile j. ---- */
   const cellOf = (row, col) => row * PILES + col;
-  const pileCell = (p, j, index) => cellOf(index + 1, j);
+  const pileCell = (j, index) => cellOf(index + 1, j);
 
   /** The move a click on cell `from` and then on cell `to` makes, or the reason there is none. */
   function moveOf(p, from, to) {
@@ -179,7 +179,7 @@
     if (m.kind === "deal") return { from: cellOf(0, STOCK), to: cellOf(1, 0) };
     const pile = p.piles[m.src - 1];
     const count = m.kind === "found" ? 1 : m.count;
-    return { from: pileCell(p, m.src - 1, pile.length - count),
+    return { from: pileCell(m.src - 1, pile.length - count),
              to: m.kind === "found" ? cellOf(0, m.card & 3) : cellOf(1, m.dst - 1) };
   }
 
