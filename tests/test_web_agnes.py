@@ -11,6 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from puzzlegen.cli import cli
+from puzzlegen.web.agnes import START_ROWS, page_rules
 from solvers.agnes import rules as R
 
 import pages
@@ -22,7 +23,7 @@ PACK = ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json"
 REPLAY = """(cases) => {
   const g = window.puzzlegen.games.agnes;
   return cases.map(([deal, rules, names]) => {
-    let p = g.start({deal, rules, rows: 25});
+    let p = g.start({deal, rules});
     const legal = [];
     for (const name of names) {
       legal.push(g.moveNames(p));
@@ -62,7 +63,7 @@ def test_moves_by_name_and_by_cells_agree_with_the_rule_book(game):
             names.append(str(move))
             board.apply(move, check=False)
         legal.append([str(m) for m in board.legal_moves()])
-        cases.append([R.format_deck(deal), rules.name, names])
+        cases.append([R.format_deck(deal), page_rules(rules), names])
         expected.append({"legal": legal,
                          "piles": [[str(c) for c in pile] for pile in board.piles],
                          "found": board.foundation,
@@ -79,7 +80,8 @@ def test_an_illegal_name_is_refused(game):
     legal = {str(m) for m in board.legal_moves()}
     names = [n for n in ("QC from pile 1 to foundation", "2 cards from 9H from pile 6 to pile 2",
                          "deal") if n not in legal][:2]
-    answers = game.evaluate(REPLAY, [[R.format_deck(deal), "Up-Suit-None", [n]] for n in names])
+    rules = page_rules(R.parse_rules("Up-Suit-None"))
+    answers = game.evaluate(REPLAY, [[R.format_deck(deal), rules, [n]] for n in names])
     assert answers == [{"illegal": n, "reason": f"illegal move: {n}"} for n in names]
 
 
@@ -109,7 +111,7 @@ def start(entry: dict) -> R.Board:
 def test_the_stored_solution_played_by_clicks_wins_and_hints_follow_it(pack_page, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][0]
     page = pages.fresh(browser_page, pack_page, entry["id"])
-    board = start(entry)
+    board, grown = start(entry), 0
     for k, text in enumerate(entry["solution"]):
         if k % 10 == 3:
             page.click('[data-action="hint"]')
@@ -119,6 +121,12 @@ def test_the_stored_solution_played_by_clicks_wins_and_hints_follow_it(pack_page
         move = R.parse_move(text)
         click_move(page, board, move)
         board.apply(move, check=False)
+        longest = max(range(7), key=lambda j: len(board.piles[j]))   # the board grows with it
+        grown = max(grown, len(board.piles[longest]))
+        if board.piles[longest]:
+            assert cell(page, len(board.piles[longest]), longest).get_attribute("data-card") == \
+                str(board.piles[longest][-1])
+    assert grown > START_ROWS          # a pile outgrew the board's first rows, and showed
     assert page.locator("#board").get_attribute("data-status") == "solved"
     assert page.locator("#puzzle-stats").text_content().startswith("52 of 52 cards home")
 

@@ -22,7 +22,8 @@
   const isRed = (c) => (c & 3) === 1 || (c & 3) === 2;
 
   /* A position: the deck (base card first), `piles` of cards (last = playable), `found[s]` the
-   * relative rank on top of suit s's foundation (-1: none yet), `dealt` cards dealt so far. */
+   * relative rank on top of suit s's foundation (-1: none yet), `dealt` cards dealt so far, and
+   * the rules as the page data gives them (web/agnes.py `page_rules`). */
   function start(puzzle) {
     const deck = puzzle.deal.split(/\s+/).map(parseCard);
     const piles = [[], [], [], [], [], [], []];
@@ -32,10 +33,8 @@
     }
     const found = [-1, -1, -1, -1];
     found[deck[0] & 3] = 0;
-    const [face, suit, empty, ...split] = puzzle.rules.split("-");
-    return { rows: puzzle.rows, cols: PILES, deck: deck, piles: piles, found: found,
-             dealt: dealt, rules: { sameSuit: suit.toLowerCase() === "suit", empty: empty,
-                                    split: !split.length, faceUp: face.toLowerCase() === "up" } };
+    return { cols: PILES, deck: deck, piles: piles, found: found, dealt: dealt,
+             rules: puzzle.rules };
   }
 
   const rel = (p, c) => ((c >> 2) - (p.deck[0] >> 2) + 13) % 13;
@@ -101,7 +100,7 @@
   }
 
   function apply(p, m) {
-    const q = { rows: p.rows, cols: p.cols, deck: p.deck, piles: p.piles.map((s) => s.slice()),
+    const q = { cols: p.cols, deck: p.deck, piles: p.piles.map((s) => s.slice()),
                 found: p.found.slice(), dealt: p.dealt, rules: p.rules };
     if (m.kind === "deal") {
       for (let j = 0; j < (stock(q) > 2 ? PILES : 2); j++) q.piles[j].push(q.deck[q.dealt++]);
@@ -199,6 +198,9 @@
     return moves(p).length ? "playing" : "stuck";
   }
 
+  /** Rows for the foundations, the longest pile and room below it for its last card. */
+  const rowsOf = (p) => 1 + Math.max(...p.piles.map((s) => s.length)) + 3;
+
   const summary = (p) => home(p) + " of 52 cards home \u00b7 stock " + stock(p);
 
   function goal(puzzle) {
@@ -278,7 +280,7 @@
            "foundation or another pile; to deal, click the stock, then any pile. A card goes " +
            "onto one rank higher of the same colour; a run moves together; an empty pile takes " +
            "what the puzzle's rules allow (shown with its level).",
-    start: start, cellView: cellView, cardSvg: cardSvg, whyNotPick: whyNotPick, check: check,
+    rowsOf: rowsOf, start: start, cellView: cellView, cardSvg: cardSvg, whyNotPick: whyNotPick, check: check,
     play: play, moveName: moveName, moveCells: moveCells, legalMoves: legalMoves,
     status: status, summary: summary, goal: goal, hint: hint,
     // For scripts and tests: the rule book's moves by name.

@@ -7,11 +7,18 @@ Agnes solver: its hints follow the stored solution (``agnes.js``).
 from __future__ import annotations
 
 from puzzlegen.web import replayed, shown
+from solvers.agnes.rules import Rules
 from solvers.errors import BadInput
 
-#: Board rows: the foundations and the stock, then room for the longest pile (7 dealt, 4 from
-#: the stock, and a whole run of 13 moved onto them).
-ROWS = 1 + 7 + 4 + 13
+#: The board's rows at the start: the foundations and the stock, pile 7's cards and room for
+#: its last card; ``rowsOf`` in agnes.js adds rows as piles grow.
+START_ROWS = 1 + 7 + 3
+
+
+def page_rules(rules: Rules) -> dict:
+    """The rules as agnes.js reads them (parsed once, here)."""
+    return {"name": rules.name, "sameSuit": rules.same_suit, "empty": rules.empty,
+            "split": rules.split}
 
 
 def face_up(rules, game) -> None:
@@ -22,4 +29,4 @@ def face_up(rules, game) -> None:
 
 def puzzle_data(entry: dict) -> dict:
     _, rules = replayed("agnes", entry, face_up)
-    return {**shown(entry, ROWS, 7), "rules": rules.name}
+    return {**shown(entry, START_ROWS, 7), "rules": page_rules(rules)}

@@ -66,7 +66,7 @@
     $("#puzzle-level").textContent = levelText(puzzle);
     $("#puzzle-goal").textContent = game.goal(puzzle);
     say("");
-    buildBoard();
+    buildBoard(boardRows(position()));
     render();
   }
 
@@ -81,8 +81,11 @@
   }
 
   /* ---- Drawing. ---- */
-  function buildBoard() {
-    const { rows, cols } = play.puzzle;
+  /** The board's rows: the puzzle's, or as many as the position needs (piles grow). */
+  const boardRows = (p) => (game.rowsOf ? game.rowsOf(p) : play.puzzle.rows);
+
+  function buildBoard(rows) {
+    const cols = play.puzzle.cols;
     board.innerHTML = "";
     board.style.setProperty("--cols", cols);
     board.style.setProperty("--rows", rows);
@@ -112,6 +115,7 @@
 
   function render() {
     const p = position();
+    if (+board.style.getPropertyValue("--rows") !== boardRows(p)) buildBoard(boardRows(p));
     const state = game.status(p, play.puzzle);
     board.dataset.status = state;
     const targets = new Set();
@@ -285,7 +289,7 @@
     const step = steps[event.key];
     if (!step) return;
     event.preventDefault();
-    const { rows, cols } = play.puzzle;
+    const rows = boardRows(position()), cols = play.puzzle.cols;
     const r = Math.min(rows - 1, Math.max(0, +cell.dataset.row + step[0]));
     const c = Math.min(cols - 1, Math.max(0, +cell.dataset.col + step[1]));
     const next = board.querySelector('.cell[data-row="' + r + '"][data-col="' + c + '"]');
