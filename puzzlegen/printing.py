@@ -118,8 +118,8 @@ class Form:
     """How to read a move of a solution."""
     labels: Callable[[int, int], tuple[list[str], list[str]]] = lambda rows, cols: ([], [])
     """(rows, columns) -> the labels beside the rows and above the columns, as moves name them."""
-    draw: Callable = None
-    """Draws a cell as :func:`draw_card` does (the default: playing cards)."""
+    draw: Callable | None = None
+    """Draws a cell as :func:`draw_card` does (None: :func:`draw_card`, playing cards)."""
     notes: Callable[[object, object], list[str]] = lambda deal, rules: []
     """(deal, rules) -> what the page says below the grid (what the grid cannot show)."""
 

@@ -16,7 +16,7 @@ import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/stackmgmt-8x4-k4.json"
-SHIFT = 1 << 16
+SHIFT = 1 << players.SHIFT   # a card key: suit * SHIFT + value, as in the page
 
 
 def deals() -> list[list[list[tuple[int, int]]]]:
