@@ -32,3 +32,22 @@ def fresh(page, path: Path, puzzle: str | None = None):
     page.goto(path.as_uri() + (f"#{puzzle}" if puzzle else ""))
     page.reload()
     return page
+
+
+HISTORY = """([name, args, positions]) => {
+  const g = window.puzzlegen.games[name];
+  const alone = positions.map((p) => new g.Searcher(...args).decide(p).verdict);
+  const shared = new g.Searcher(...args);
+  const after = positions.map((p) => shared.decide(p).verdict);
+  const reversed = positions.slice().reverse().map((p) => shared.decide(p).verdict).reverse();
+  return [alone, after, reversed];
+}"""
+
+
+def decisions_alone_and_after_others(game, name: str, args: list, positions: list) -> list:
+    """The page search's verdicts on ``positions`` (``game``'s position objects) from a new
+    ``Searcher(*args)`` each, and from one searcher deciding them all in order, then in reverse;
+    asserts the three agree and returns the first."""
+    alone, after, reversed_ = game.evaluate(HISTORY, [name, args, positions])
+    assert after == alone and reversed_ == alone
+    return alone

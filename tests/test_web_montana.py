@@ -169,6 +169,20 @@ def test_page_search_agrees_with_the_python_solver(game):
     assert verdicts["wins"] > 15 and verdicts["loses"] > 15, verdicts
 
 
+STARTS = """(cases) => cases.map(([deal, cols]) =>
+  window.puzzlegen.games.montana.start({deal, cols}))"""
+
+
+def test_a_decision_does_not_depend_on_the_ones_before(game):
+    """With a limit that stops some searches, one searcher deciding many layouts in either order
+    answers each as a new one would, "limit" included (it once kept its table between hints)."""
+    rng = random.Random(23)
+    cases = [random_play(rng, 8, rng.randrange(0, 12)) for _ in range(40)]
+    positions = game.evaluate(STARTS, [[R.format_deal(c), r.ranks] for r, c in cases])
+    verdicts = pages.decisions_alone_and_after_others(game, "montana", [8, 300], positions)
+    assert {"wins", "loses", "limit"} <= set(verdicts), verdicts
+
+
 START_MOVES = """() => {
   const g = window.puzzlegen.games.montana;
   return window.puzzlegen.app.pack.puzzles.map((puzzle) => {

@@ -15,6 +15,8 @@ from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.rules import Move
 
+import pages
+
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "puzzles/stacksquared-3x4-hard.json"   # the page of the module's `game`
@@ -167,6 +169,26 @@ def test_page_search_agrees_with_the_python_decider(game):
             child = position.play(Move(position.tops[a], position.tops[b]))
             assert Decider(deal).decide(tops(child))[0]
     assert verdicts["wins"] > 20 and verdicts["loses"] > 20, verdicts
+
+
+def test_a_decision_does_not_depend_on_the_ones_before(game):
+    """With a limit that stops some searches, one searcher deciding many positions in either
+    order answers each as a new one would, "limit" included."""
+    rng = random.Random(29)
+    positions = []
+    for _ in range(40):
+        deal = Deal.from_seed(rng.randrange(2 ** 31), 4, 5)
+        position = Position.start(deal)
+        for _ in range(rng.randrange(0, 16)):
+            legal = list(position.legal_moves())
+            if not legal:
+                break
+            position = position.play(rng.choice(legal))
+        positions.append({"rows": 4, "cols": 5, "tops": [-1 if t is None else t.index
+                                                          for t in position.tops],
+                          "sizes": list(position.sizes)})
+    verdicts = pages.decisions_alone_and_after_others(game, "stacksquared", [4, 5, 40], positions)
+    assert {"wins", "loses", "limit"} <= set(verdicts), verdicts
 
 
 STORED_LINE = """() => {

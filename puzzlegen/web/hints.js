@@ -1,6 +1,7 @@
 /* What the games' hints share: going back to a position the exact search still wins, and the
  * answer when a search reaches its limit (it never guesses).  A searcher has `decide(p)` ->
- * {verdict: "wins" | "loses" | "limit"} and its `limit` of stored positions.
+ * {verdict: "wins" | "loses" | "limit"}, a function of the position and the searcher's `limit` of
+ * stored positions alone (every decision starts an empty table).
  */
 (function (puzzlegen) {
   "use strict";

@@ -153,8 +153,9 @@
 
   /* ---- The exact search for a winning line, with a limit on the layouts it stores. ---- */
 
-  /** Exact decisions for the layouts of one deal, sharing one memo table: key (the cells) ->
-   *  LOSES, or the winning move as from * 64 + to. */
+  /** Exact decisions for the layouts of one deal.  Each decision fills its own memo table (key:
+   *  the cells -> LOSES, or the winning move as from * 64 + to), so its answer, "limit"
+   *  included, depends on the layout and the limit only, never on the decisions before it. */
   function Searcher(cols, limit) {
     this.cols = cols;
     this.limit = limit || SEARCH_STATES;
@@ -189,15 +190,12 @@
     return LOSES;
   };
 
-  /** {verdict: "wins" | "loses" | "limit", move: [from, to] on a win not yet reached}.  A
-   *  search stopped by the limit drops its table, so memory stays bounded. */
+  /** {verdict: "wins" | "loses" | "limit", move: [from, to] on a win not yet reached}. */
   Searcher.prototype.decide = function (p) {
+    this.memo.clear();
     const cells = Int8Array.from(p.cells);
     const result = this.search(cells);
-    if (result === LIMIT) {
-      this.memo.clear();
-      return { verdict: "limit" };
-    }
+    if (result === LIMIT) return { verdict: "limit" };
     if (result === LOSES) return { verdict: "loses" };
     const code = this.memo.get(this.key(cells));
     return code === undefined ? { verdict: "wins" }
