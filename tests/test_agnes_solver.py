@@ -1,5 +1,6 @@
 """The Agnes kernel: exact against a brute-force oracle and a plain search, lines replay."""
 import itertools
+import random
 
 import numpy as np
 import pytest
@@ -7,7 +8,7 @@ import pytest
 import forked
 from solvers.agnes import Board, deals_from_seed, parse_rules, replay, solve
 from solvers.agnes import codes, kernel
-from solvers.agnes.api import _EMPTY
+from solvers.agnes.api import _EMPTY, _kernel_position
 from solvers.result import Limits, Status
 
 # One variant for each empty-pile rule, both deals, both run rules, split or not.
@@ -18,11 +19,11 @@ CAP = 15_000
 PLAIN = kernel.TABLE
 
 
-def _oracle(deal, rules, cap):
-    """Brute force on the readable rules: depth-first over every legal move, each state once.
-    True/False, or None past ``cap`` states."""
+def _oracle(deal, rules, cap, start=None):
+    """Brute force on the readable rules: depth-first over every legal move, each state once,
+    from the deal's start or the position ``start``.  True/False, or None past ``cap`` states."""
     seen = set()
-    stack = [Board.start(deal, rules)]
+    stack = [start or Board.start(deal, rules)]
     while stack:
         board = stack.pop()
         key = (tuple(map(tuple, board.piles)), tuple(board.hidden), board.dealt)
@@ -34,8 +35,7 @@ def _oracle(deal, rules, cap):
         if len(seen) > cap:
             return None
         for move in reversed(board.legal_moves()):   # foundation moves first, the deal last
-            child = Board(deal, rules, [list(p) for p in board.piles], list(board.hidden),
-                          list(board.foundation), board.dealt)
+            child = board.copy()
             child.apply(move)
             stack.append(child)
     return False
@@ -117,6 +117,57 @@ def test_kernel_agrees_with_brute_force_oracle(name, index):
     assert _verdict(solve(deal, rules)) is truth
 
 
+def _positions(rules, count, rng):
+    """Positions of play on won deals: random play from the start (mostly lost), and a prefix of a
+    winning line (its second half: the oracle decides those) then up to four random moves."""
+    out = []
+    for deal in deals_from_seed(19, 0, 400):
+        line = solve(deal, rules, Limits(nodes=CAP))
+        if not line.solved:
+            continue
+        n = len(line.moves)
+        for board in (Board.start(deal, rules),
+                      replay(deal, rules, line.moves[:rng.randrange(n // 2, n)])):
+            for _ in range(rng.randrange(5) if board.dealt > 29 else rng.randrange(10, 60)):
+                legal = board.legal_moves()
+                if legal:
+                    board.apply(rng.choice(legal), check=False)
+            out.append((deal, board))
+        if len(out) >= count:
+            return out
+    return out
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_search_from_a_position_agrees_with_the_oracle(name):
+    """From positions of play (hidden cards, stock and foundations as play left them) the
+    kernel's verdict is the brute-force oracle's, and a winning line replays from there."""
+    rules = parse_rules(name)
+    verdicts = []
+    for deal, board in _positions(rules, 6, random.Random(name)):
+        truth = _oracle(deal, rules, 1500, board)
+        if truth is None:
+            continue
+        result = solve(deal, rules, start=board)
+        assert _verdict(result) is truth, (name, str(board))
+        assert _verdict(solve(deal, rules, Limits(nodes=CAP), start=board, prune=PLAIN)) in (
+            truth, None)
+        if truth:
+            end = board.copy()
+            for move in result.moves:
+                end.apply(move)
+            assert end.score == 52
+        verdicts.append(truth)
+    assert {True, False} <= set(verdicts)
+
+
+def test_a_search_from_the_start_is_the_search_of_the_deal():
+    rules = parse_rules("Up-Suit-AnyRun")
+    for deal in deals_from_seed(7, 0, 5):
+        a, b = solve(deal, rules), solve(deal, rules, start=Board.start(deal, rules))
+        assert (a.status, a.nodes, a.moves) == (b.status, b.nodes, b.moves)
+
+
 @pytest.mark.parametrize("name", ["Up-Suit-None", "Up-Color-Any1", "Up-Suit-HighRun-NoSplit"])
 def test_max_score_agrees_with_plain_search(name):
     rules = parse_rules(name)
@@ -149,13 +200,12 @@ def test_compiled_search_matches_the_jit_kernel():
     for name in VARIANTS:
         rules = parse_rules(name)
         for deal in deals_from_seed(11, 0, 6):
-            deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
+            position = _kernel_position(Board.start(deal, rules))
             outcomes = []
             for search in (module.search, kernel.search):
                 epoch += 1
                 line = np.zeros(codes.MAX_DEPTH, np.int64)
-                out = search(deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty],
-                             rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch,
+                out = search(*position, rules.same_suit, _EMPTY[rules.empty], rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch,
                              np.empty((codes.FRAMES, codes.MAX_DEPTH + 1), np.int64),
                              np.empty(codes.MAX_DEPTH, np.uint64),
                              np.empty((codes.MAX_DEPTH, codes.WORDS), np.uint64), line)

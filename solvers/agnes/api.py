@@ -93,10 +93,24 @@ def _decode(deal: Deal, board: Board, code: int) -> Move:
     return Move("tableau", src + 1, ((code >> 5) & 7) + 1, count, pile[-count])
 
 
+def _kernel_position(board: Board) -> tuple:
+    """The kernel's view of ``board``: the deck, piles, pile lengths, hidden counts and
+    foundations as card codes (relative rank * 4 + suit), and the stock size."""
+    deal = board.deal
+    code = lambda card: deal.rel(card) * 4 + card.suit   # noqa: E731
+    piles = np.zeros((7, 64), np.int64)
+    for p, pile in enumerate(board.piles):
+        piles[p, :len(pile)] = [code(c) for c in pile]
+    return (np.array([code(c) for c in deal.cards], np.int64), piles,
+            np.array([len(pile) for pile in board.piles], np.int64),
+            np.array(board.hidden, np.int64), np.array(board.foundation, np.int64), board.stock)
+
+
 def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = False,
           prune: int = codes.ALL, table_bits: int = DEFAULT_TABLE_BITS,
-          with_moves: bool = True) -> SolveResult:
-    """Solve ``deal`` under ``rules`` exactly: ``solved`` (with the winning moves),
+          with_moves: bool = True, start: Board | None = None) -> SolveResult:
+    """Solve ``deal`` under ``rules`` exactly, from its start or from ``start`` (a position of
+    it reached by play): ``solved`` (with the winning moves),
     ``unsolvable`` or ``limit``; a ``limit`` result names the limit that stopped the search in
     ``details["stopped_by"]``: ``{"limit": "states" | "depth" | "seconds", "value": ...}`` (the
     depth limit is :data:`MAX_LINE` moves in one line of play).
@@ -110,16 +124,16 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
     """
     if not 4 <= table_bits <= 30:
         raise BadInput(f"table bits must be 4..30, not {table_bits}")
-    deck = np.array([deal.rel(c) * 4 + c.suit for c in deal.cards], np.int64)
+    first = start or Board.start(deal, rules)
     work = _workspaces.get(table_bits) or _workspaces.setdefault(table_bits, _Workspace(table_bits))
     started = time.perf_counter()
     status, nodes, best, length = search_kernel()(
-        deck, rules.face_up, rules.same_suit, _EMPTY[rules.empty], rules.split, prune, maximize,
-        limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(),
+        *_kernel_position(first), rules.same_suit, _EMPTY[rules.empty], rules.split, prune,
+        maximize, limits.node_cap, limits.second_cap, work.keys, work.encs, work.next_epoch(),
         work.frames, work.hashes, work.path, work.line)
     seconds = time.perf_counter() - started
     moves = []
-    board = Board.start(deal, rules) if with_moves else None
+    board = first.copy() if with_moves else None
     for code in work.line[:length] if with_moves else ():
         move = _decode(deal, board, int(code))
         board.apply(move, check=False)   # the tests replay every line with the checks on

@@ -327,9 +327,13 @@ def _undo(piles, ln, hid, found, stock, m, info):
 
 
 @njit(cache=True)
-def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nodes, max_seconds,
-           keys, encs, epoch, frames, hashes, path_enc, line):
-    """Depth-first search from the deal ``deck`` (52 card codes, base card first).
+def search(deck, start_piles, start_ln, start_hid, start_found, stock, same_suit, empty_rule,
+           split, prune, maximize, max_nodes, max_seconds, keys, encs, epoch, frames, hashes,
+           path_enc, line):
+    """Depth-first search from a position of the deal ``deck`` (52 card codes, base card first):
+    its piles (7 x 64 card codes, ``start_ln`` of them each, the first ``start_hid`` hidden), the
+    relative rank on each foundation (-1: none yet) and the cards left in the ``stock``; the
+    start arrays are not changed.
 
     ``keys``/``encs`` are the losing-state table (a power of two of entries, reused across solves
     with a fresh ``epoch`` each, 1..2**31).  ``frames`` (FRAMES x MAX_DEPTH + 1), ``hashes`` and
@@ -339,20 +343,10 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     the search (STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT); ``line`` receives the
     winning moves, or (if not won) a line of play reaching ``max_score``.
     """
-    piles = np.zeros((7, 64), np.int64)
-    ln = np.zeros(7, np.int64)
-    hid = np.zeros(7, np.int64)
-    found = np.full(4, -1, np.int64)
-    found[deck[0] & 3] = 0
-    pos = 1
-    for row in range(7):
-        for j in range(row, 7):
-            piles[j, ln[j]] = deck[pos]
-            ln[j] += 1
-            pos += 1
-            if not face_up and j != row:
-                hid[j] += 1
-    stock = 52 - pos
+    piles = start_piles.copy()
+    ln = start_ln.copy()
+    hid = start_hid.copy()
+    found = start_found.copy()
     start = frames[0]       # per depth: where its moves start in buf
     count = frames[1]       # how many
     nexti = frames[2]       # how many were tried
@@ -366,13 +360,15 @@ def search(deck, face_up, same_suit, empty_rule, split, prune, maximize, max_nod
     use_dead = (prune & DEAD) != 0 and empty_rule == NONE and not maximize
     t0 = now()
 
-    best = 1
+    best = found[0] + found[1] + found[2] + found[3] + 4
     best_len = 0
     nodes = 1
     d = 0
     size = min(FIRST_SIZE, keys.shape[0])   # the slots this solve uses so far
     used = 0       # entries this solve made in free slots
     loose = 0      # states of the line the table had no room for
+    if best == 52:
+        return WON, nodes, best, 0
     hashes[0] = _encode(piles, ln, hid, stock, prune, scratch, path_enc[0])
     if use_dead and _dead(piles, ln):
         return LOST, nodes, best, 0

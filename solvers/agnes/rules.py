@@ -205,6 +205,10 @@ class Board:
                     board.hidden[j] += 1
         return board
 
+    def copy(self) -> "Board":
+        return Board(self.deal, self.rules, [list(pile) for pile in self.piles], list(self.hidden),
+                     list(self.foundation), self.dealt)
+
     @property
     def stock(self) -> int:
         return 52 - self.dealt
