@@ -4,22 +4,18 @@
 
 For each shipped pack of ``SHOTS`` builds its page, opens a puzzle, plays moves of its stored
 solution, asks for a hint and saves the window as ``docs/<name>.png``.  Chromium:
-/usr/bin/chromium or $PUZZLEGEN_CHROMIUM.
+/usr/bin/chromium, another on the path, or $PUZZLEGEN_CHROMIUM.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 from puzzlegen import packs, web
+from puzzlegen.web import browser
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 #: docs/<name>.png <- (the pack, the puzzle shown, the solution's moves played first)
@@ -30,25 +26,29 @@ SHOTS = {"puzzle-page": ("stacksquared-4x4-expert", "4x4-expert-001", 3),
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
-    with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            Path(folder) / "profile", headless=True, args=FLAGS,
-            executable_path=os.environ.get("PUZZLEGEN_CHROMIUM", "/usr/bin/chromium"),
-            viewport={"width": 980, "height": 760})
-        for name, (pack_name, puzzle, moves) in SHOTS.items():
-            pack = packs.load(ROOT / f"puzzles/{pack_name}.json")
-            page_file = Path(folder) / f"{name}.html"
-            page_file.write_text(web.page(pack, pack_name))
-            page = context.new_page()
-            page.goto(f"{page_file.as_uri()}#{puzzle}")
-            for _ in range(moves):
-                page.click('[data-action="solution"]')
-            page.click('[data-action="hint"]')
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(ROOT / f"docs/{name}.png"))
-            page.close()
-        context.close()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.parse_args()
+    try:
+        with tempfile.TemporaryDirectory() as folder, browser.headless(980, 760) as context:
+            shoot(context, Path(folder))
+    except browser.Unavailable as exc:
+        ap.exit(2, f"error: {exc}\n")
+
+
+def shoot(context, folder: Path) -> None:
+    """Every screenshot of ``SHOTS``, the pages built in ``folder``."""
+    for name, (pack_name, puzzle, moves) in SHOTS.items():
+        pack = packs.load(ROOT / f"puzzles/{pack_name}.json")
+        page_file = folder / f"{name}.html"
+        page_file.write_text(web.page(pack, pack_name))
+        page = context.new_page()
+        page.goto(f"{page_file.as_uri()}#{puzzle}")
+        for _ in range(moves):
+            page.click('[data-action="solution"]')
+        page.click('[data-action="hint"]')
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(ROOT / f"docs/{name}.png"))
+        page.close()
 
 
 if __name__ == "__main__":

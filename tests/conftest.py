@@ -7,27 +7,12 @@ the path in ``PUZZLEGEN_CHROMIUM``).  Where either is missing they skip, except 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 
 import pytest
-
-#: Flags for Chromium as root on a machine without a network or a screen.
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--disable-dev-shm-usage"]
 
 
 def under_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("PUZZLEGEN_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
 
 
 def unavailable(reason: str):
@@ -39,23 +24,12 @@ def unavailable(reason: str):
 @pytest.fixture(scope="session")
 def browser_context():
     """One headless Chromium (a fresh profile) for the whole session, closed at the end."""
+    from puzzlegen.web import browser
     try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("Playwright is not installed (pip install '.[test]')")
-    executable = chromium_path()
-    if executable is None:
-        unavailable("no Chromium found (apt-get install chromium, or set PUZZLEGEN_CHROMIUM)")
-    profile = tempfile.mkdtemp(prefix="puzzlegen-chromium-")
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=executable, headless=True, args=CHROMIUM_FLAGS,
-            viewport={"width": 1000, "height": 800})
-        try:
+        with browser.headless() as context:
             yield context
-        finally:
-            context.close()
-            shutil.rmtree(profile, ignore_errors=True)
+    except browser.Unavailable as exc:
+        unavailable(str(exc))
 
 
 @pytest.fixture

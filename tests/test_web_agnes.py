@@ -1,6 +1,6 @@
 """The Agnes Sorel puzzle page, in a real headless Chromium: its legal moves, their names and
-their effect agree with ``solvers.agnes.rules`` under every face-up variant, clicks play and
-refuse, and the hints follow the stored solution (the page has no Agnes solver).
+their effect agree with ``solvers.agnes.rules`` under every face-up variant, its search agrees
+with the kernel's from positions of play, clicks play and refuse, and hints are exact.
 """
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from puzzlegen.cli import cli
 from puzzlegen.web.agnes import START_ROWS, page_rules
 from solvers.agnes import rules as R
+from solvers.agnes.api import solve
+from solvers.result import Limits, Status
 
 import pages
 
@@ -85,6 +87,82 @@ def test_an_illegal_name_is_refused(game):
     assert answers == [{"illegal": n, "reason": f"illegal move: {n}"} for n in names]
 
 
+def page_position(board: R.Board) -> dict:
+    """``board`` as the page's position object."""
+    return {"cols": 7, "deck": [c.index for c in board.deal.cards],
+            "piles": [[c.index for c in pile] for pile in board.piles],
+            "found": list(board.foundation), "dealt": board.dealt,
+            "rules": page_rules(board.rules)}
+
+
+def positions_of_play(rng: random.Random, count: int) -> list[R.Board]:
+    """Positions of every face-up variant and of the shipped puzzles: random play from the
+    start, and a prefix of a winning line followed by a few random moves."""
+    entries = json.loads(PACK.read_text())["puzzles"]
+    out = []
+    for k in range(count):
+        if k % 3 == 0:
+            entry = entries[k % len(entries)]
+            deal, rules = R.parse_deck(entry["deal"]), R.parse_rules(entry["rules"])
+            line = [R.parse_move(t) for t in entry["solution"]]
+        else:
+            deal, rules = R.deal_from_seed(rng.randrange(10 ** 6)), R.parse_rules(
+                VARIANTS[k % len(VARIANTS)])
+            found = solve(deal, rules, Limits(nodes=200_000))
+            line = found.moves if found.solved else []
+        if line and k % 2:
+            board = R.replay(deal, rules, line[:rng.randrange(len(line))])
+            steps = rng.randrange(6)
+        else:
+            board, steps = R.Board.start(deal, rules), rng.randrange(0, 40)
+        for _ in range(steps):
+            legal = board.legal_moves()
+            if legal:
+                board.apply(rng.choice(legal), check=False)
+        out.append(board)
+    return out
+
+
+DECIDE = """([limit, positions]) => {
+  const g = window.puzzlegen.games.agnes;
+  return positions.map((p) => {
+    const answer = new g.Searcher(limit).decide(p);
+    return answer.line ? {verdict: answer.verdict, line: answer.line.map(g.nameOf)} : answer;
+  });
+}"""
+
+
+def test_page_search_agrees_with_the_kernel_from_positions_of_play(game):
+    """The page's search is the kernel's (``solve(..., start=board)``): same verdict, and on a
+    win the same line, which the rule book replays to 52 cards home; a small limit answers
+    "limit", never a wrong verdict."""
+    boards = positions_of_play(random.Random(31), 300)
+    answers = game.evaluate(DECIDE, [2_000_000, [page_position(b) for b in boards]])
+    small = game.evaluate(DECIDE, [300, [page_position(b) for b in boards]])
+    verdicts = {"wins": 0, "loses": 0}
+    for board, answer, capped in zip(boards, answers, small):
+        truth = solve(board.deal, board.rules, Limits(nodes=20_000_000), start=board)
+        assert truth.status is not Status.LIMIT
+        assert answer["verdict"] == ("wins" if truth.solved else "loses"), str(board)
+        assert capped["verdict"] in (answer["verdict"], "limit")
+        verdicts[answer["verdict"]] += 1
+        if truth.solved and board.score < 52:
+            assert answer["line"] == [str(m) for m in truth.moves]
+            end = board.copy()
+            for text in answer["line"]:
+                end.apply(R.parse_move(text))
+            assert end.score == 52
+    assert verdicts["wins"] > 30 and verdicts["loses"] > 30, verdicts
+    assert sum(c["verdict"] == "limit" for c in small) > 10
+
+
+def test_a_decision_does_not_depend_on_the_ones_before(game):
+    boards = positions_of_play(random.Random(37), 30)
+    verdicts = pages.decisions_alone_and_after_others(
+        game, "agnes", [2000], [page_position(b) for b in boards])
+    assert {"wins", "loses", "limit"} <= set(verdicts), verdicts
+
+
 def cell(page, row: int, col: int):
     return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"]')
 
@@ -108,7 +186,7 @@ def start(entry: dict) -> R.Board:
     return R.Board.start(R.parse_deck(entry["deal"]), R.parse_rules(entry["rules"]))
 
 
-def test_the_stored_solution_played_by_clicks_wins_and_hints_follow_it(pack_page, browser_page):
+def test_the_stored_solution_played_by_clicks_wins_with_hints_along_it(pack_page, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][0]
     page = pages.fresh(browser_page, pack_page, entry["id"])
     board, grown = start(entry), 0
@@ -116,8 +194,7 @@ def test_the_stored_solution_played_by_clicks_wins_and_hints_follow_it(pack_page
         if k % 10 == 3:
             page.click('[data-action="hint"]')
             assert page.locator("#message").text_content() == \
-                f"Hint: On the stored solution: {text} (the page has no Agnes solver, so its " \
-                f"hints follow that solution)."
+                f"Hint: Still winnable: {text} (the stored solution's next move)."
         move = R.parse_move(text)
         click_move(page, board, move)
         board.apply(move, check=False)
@@ -147,9 +224,36 @@ def test_refused_clicks_and_a_hint_off_the_stored_line(pack_page, browser_page):
             "Refused: no card there: pick a card of a pile."
     other = next(m for m in board.legal_moves() if str(m) != entry["solution"][0])
     click_move(page, board, other)
+    board.apply(other)
     page.click('[data-action="hint"]')
-    assert page.locator("#message").text_content().startswith(
-        "Hint: Your game left the stored solution: undo 1 move to rejoin it")
+    text = page.locator("#message").text_content()
+    assert text.startswith("Hint: Still winnable: ") and text.endswith(".")
+    move = R.parse_move(text.removeprefix("Hint: Still winnable: ")[:-1])   # the search's
+    assert move in board.legal_moves()
+    board.apply(move)
+    assert solve(board.deal, board.rules, start=board).solved
+
+
+def test_a_losing_move_is_told_to_undo(pack_page, browser_page):
+    """The first shipped puzzle with a losing first move (by the kernel): after it, the hint
+    says the position can no longer be won and how far to undo."""
+    for entry in json.loads(PACK.read_text())["puzzles"]:
+        board = start(entry)
+        losing = [m for m in board.legal_moves()
+                  if not solve(board.deal, board.rules, start=played(board, m)).solved]
+        if losing:
+            break
+    page = pages.fresh(browser_page, pack_page, entry["id"])
+    click_move(page, board, losing[0])
+    page.click('[data-action="hint"]')
+    assert page.locator("#message").text_content() == \
+        "Hint: This position can no longer be won: undo 1 move."
+
+
+def played(board: R.Board, move: R.Move) -> R.Board:
+    after = board.copy()
+    after.apply(move)
+    return after
 
 
 def test_a_face_down_pack_is_one_error_line(tmp_path):

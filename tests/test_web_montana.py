@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -299,3 +301,17 @@ def test_a_pack_the_page_cannot_play_is_one_error_line(tmp_path):
     assert result.exit_code == 2 and not (tmp_path / "p.html").exists()
     assert result.output == (f"error: puzzle {pack['puzzles'][0]['id']}: the page plays one round "
                              f"with fixed Twos, not the rules 8-movable-twos\n")
+
+
+def test_the_hint_timing_script_times_every_first_move(browser_context):
+    """``benchmarks/page_hints.py`` times a hint at the start of each puzzle and after each
+    first move off its stored solution: as many hints as the pack's ``first_moves``, and as many
+    of them losing as first moves lose by the grading's analysis."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks/page_hints.py"), str(PACK)],
+                         capture_output=True, text=True, check=True, timeout=300)
+    timed = json.loads(out.stdout)
+    metrics = [e["metrics"] for e in json.loads(PACK.read_text())["puzzles"]]
+    assert [row["hints"] for row in timed["puzzles"]] == [m["first_moves"] for m in metrics]
+    assert timed["verdicts"] == {
+        "loses": sum(m["first_moves"] - m["winning_first_moves"] for m in metrics),
+        "wins": sum(m["winning_first_moves"] for m in metrics)}   # the start's, and the others

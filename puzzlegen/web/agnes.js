@@ -6,16 +6,19 @@
  * sequence, all one suit or one colour as the rules say) moves together, whole only under
  * NoSplit; an empty pile takes what the rules allow; the stock is dealt 7, 7, 7 and 2 cards
  * when the player chooses.  On the board row 0 holds the four foundations and the stock, and
- * each pile is a column below it, its last card lowest.  The page has no Agnes solver: its hints
- * follow the stored solution, and say so.
+ * each pile is a column below it, its last card lowest.  Hints are exact: the kernel's search,
+ * ported below, decides any position, and stops at a limit of stored states rather than guess.
  */
 (function (puzzlegen) {
   "use strict";
 
   const { parse: parseCard, name: cardName } = puzzlegen.cards;
+  const { tooLarge, undoHint } = puzzlegen.hints;
   const PILES = 7;
   const STOCK = 6;                           // the stock's cell in row 0; 0..3 the foundations
   const HIGHEST = 12;
+  /** States one hint search may store before it answers "too large to decide here". */
+  const SEARCH_STATES = 500000;
   const EMPTY_WORDS = { None: "nothing", Any1: "any single card", AnyRun: "any run",
                         High1: "a single card of the highest rank",
                         HighRun: "a run headed by a card of the highest rank" };
@@ -237,35 +240,262 @@
       '<text x="30" y="50" text-anchor="middle" class="value">' + view.stock + "</text></svg>";
   }
 
-  /** Hints follow the stored solution: its next move on it, else how far to undo to rejoin it. */
+  /* ---- The exact search: solvers/agnes/kernel.py for face-up deals, from any position. ----
+   * Cards are coded rel * 4 + suit as in the kernel, and moves too: kind (bits 0-1: 0 deal,
+   * 1 foundation, 2 tableau), source pile (2-4), target pile (5-7), card count (8 on).  The same
+   * prunings keep the same verdicts: a foundation move no card could ever need undone is forced;
+   * of several empty piles no deal reaches only the first is a target, and a whole pile never
+   * moves from one of them to another; under "None" a deal that leaves highest-rank cards
+   * blocking their suits in a cycle is lost; piles no deal reaches are interchangeable.  It is a
+   * depth-first search that enters each state at most once (a state seen before is on the line
+   * or lost), so a position is won exactly when the search meets a win; it stores at most
+   * `limit` states and then says so. */
+  const KIND_DEAL = 0, KIND_FOUND = 1, KIND_TABLEAU = 2;
+  const EMPTY_CODES = { None: 0, Any1: 1, AnyRun: 2, High1: 3, HighRun: 4 };
+  const sameColour = (a, b) => (a & 3) === (b & 3) || (a & 3) === 3 - (b & 3);
+
+  /** The kernel's view of position `p`: deck, piles, pile lengths, foundations, stock. */
+  function coded(p) {
+    const code = (c) => rel(p, c) * 4 + (c & 3);
+    const piles = p.piles.map((pile) => {
+      const cards = new Int8Array(64);
+      pile.forEach((c, i) => { cards[i] = code(c); });
+      return cards;
+    });
+    return { deck: p.deck.map(code), piles: piles, ln: p.piles.map((pile) => pile.length),
+             found: p.found.slice(), stock: stock(p), rules: p.rules,
+             emptyRule: EMPTY_CODES[p.rules.empty] };
+  }
+
+  /** The moves of state `s` into `buf` from `at` (kernel._gen: tried last to first); how many. */
+  function generate(s, buf, at) {
+    const { piles, ln, found, stock: left, rules } = s;
+    for (let j = 0; j < PILES; j++) {
+      if (!ln[j]) continue;
+      const c = piles[j][ln[j] - 1], r = c >> 2, suit = c & 3;
+      if (r === found[suit] + 1 && found[3 - suit] >= r - 2) {
+        buf[at] = KIND_FOUND | (j << 2);
+        return 1;
+      }
+    }
+    let n = 0;
+    if (left > 0) buf[at + n++] = KIND_DEAL;
+    for (let j = 0; j < PILES; j++) {
+      const L = ln[j], pile = piles[j];
+      for (let k = 1; k <= L; k++) {
+        const head = pile[L - k], hr = head >> 2;
+        let goesOn = false;
+        if (k < L) {
+          const above = pile[L - k - 1];
+          goesOn = (above >> 2) === hr + 1 &&
+            (rules.sameSuit ? (above & 3) === (head & 3) : sameColour(above, head));
+        }
+        if (rules.split || !goesOn) {
+          let emptySeen = false;
+          for (let t = 0; t < PILES; t++) {
+            if (t === j) continue;
+            if (ln[t] > 0) {
+              const tc = piles[t][ln[t] - 1];
+              if ((tc >> 2) !== hr + 1 || !sameColour(tc, head)) continue;
+            } else {
+              const rule = s.emptyRule;
+              if (rule === 0 || (rule === 1 && k !== 1) || (rule === 3 && (k !== 1 || hr !== 12)) ||
+                  (rule === 4 && hr !== 12)) continue;
+              if (t >= left) {
+                if (emptySeen || (k === L && j >= left)) { emptySeen = true; continue; }
+                emptySeen = true;
+              }
+            }
+            buf[at + n++] = KIND_TABLEAU | (j << 2) | (t << 5) | (k << 8);
+          }
+        }
+        if (!goesOn) break;
+      }
+      if (L > 0 && (pile[L - 1] >> 2) === found[pile[L - 1] & 3] + 1) {
+        buf[at + n++] = KIND_FOUND | (j << 2);
+      }
+    }
+    return n;
+  }
+
+  /** Play move `m` on `s`; returns what `undo` needs (the card a foundation move took). */
+  function playCode(s, m) {
+    const { piles, ln } = s, src = (m >> 2) & 7;
+    if ((m & 3) === KIND_DEAL) {
+      for (let j = 0; j < (s.stock > 2 ? PILES : 2); j++) piles[j][ln[j]++] = s.deck[52 - s.stock--];
+      return -1;
+    }
+    if ((m & 3) === KIND_FOUND) {
+      const c = piles[src][--ln[src]];
+      s.found[c & 3] += 1;
+      return c;
+    }
+    shiftRun(s, src, (m >> 5) & 7, m >> 8);
+    return -1;
+  }
+
+  function undoCode(s, m, info) {
+    const { piles, ln } = s, src = (m >> 2) & 7;
+    if ((m & 3) === KIND_DEAL) {
+      for (let j = (s.stock === 0 ? 2 : PILES) - 1; j >= 0; j--) { ln[j]--; s.stock++; }
+    } else if ((m & 3) === KIND_FOUND) {
+      piles[src][ln[src]++] = info;
+      s.found[info & 3] -= 1;
+    } else {
+      shiftRun(s, (m >> 5) & 7, src, m >> 8);
+    }
+  }
+
+  function shiftRun(s, from, to, k) {
+    const { piles, ln } = s;
+    for (let i = 0; i < k; i++) piles[to][ln[to] + i] = piles[from][ln[from] - k + i];
+    ln[to] += k;
+    ln[from] -= k;
+  }
+
+  /** The state's exact key: the stock, then the piles in canonical order (piles a deal still
+   *  reaches in place; the others, interchangeable, empty first and then by first card). */
+  function stateKey(s) {
+    const order = [0, 1, 2, 3, 4, 5, 6];
+    const rank = (j) => (j < s.stock ? j : s.ln[j] === 0 ? 7 : 8 + s.piles[j][0]);
+    order.sort((a, b) => rank(a) - rank(b) || a - b);
+    const codes = [s.stock];
+    for (const j of order) {
+      for (let i = 0; i < s.ln[j]; i++) codes.push(s.piles[j][i] + 1);
+      codes.push(0);
+    }
+    return String.fromCharCode.apply(null, codes);
+  }
+
+  /** kernel._dead: highest-rank cards block their own suit or each other in a cycle. */
+  function dead(s) {
+    const g = [0, 0, 0, 0];
+    for (let j = 0; j < PILES; j++) {
+      let highs = 0;
+      for (let i = s.ln[j] - 1; i >= 0; i--) {
+        const c = s.piles[j][i];
+        if ((c >> 2) === 12) highs |= 1 << (c & 3);
+        for (let k = 0; k < 4; k++) {
+          if ((highs >> k) & 1 && ((c >> 2) < 12 || (c & 3) !== k)) g[k] |= 1 << (c & 3);
+        }
+      }
+    }
+    const reach = g.slice();
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) if ((reach[i] >> j) & 1) reach[i] |= g[j];
+    }
+    return reach.some((r, i) => (r >> i) & 1);
+  }
+
+  /** Exact decisions for positions of face-up deals; each decision fills its own table, so an
+   *  answer, "limit" included, depends on the position and `limit` alone. */
+  function Searcher(limit) {
+    this.limit = limit || SEARCH_STATES;
+    this.states = 0;                         // states the last decision stored
+  }
+
+  /** {verdict: "wins" | "loses" | "limit"; on a win not yet reached its `line` of moves and the
+   *  first, `move`}. */
+  Searcher.prototype.decide = function (p) {
+    const s = coded(p);
+    const home = () => s.found[0] + s.found[1] + s.found[2] + s.found[3] + 4;
+    if (home() === 52) return { verdict: "wins" };
+    const useDead = s.emptyRule === 0;
+    const seen = new Set([stateKey(s)]);
+    this.states = 1;
+    if (useDead && dead(s)) return { verdict: "loses" };
+    let buf = new Int32Array(1 << 12);
+    const start = [0], count = [generate(s, buf, 0)], next = [0], played = [], undo = [];
+    let d = 0;
+    for (;;) {
+      if (next[d] === count[d]) {
+        if (d === 0) return { verdict: "loses" };
+        d -= 1;
+        undoCode(s, played[d], undo[d]);
+        continue;
+      }
+      const m = buf[start[d] + count[d] - 1 - next[d]];
+      next[d] += 1;
+      const info = playCode(s, m);
+      played[d] = m;
+      if (home() === 52) return winning(p, played.slice(0, d + 1));
+      const key = stateKey(s);
+      if (seen.has(key) || (useDead && (m & 3) === KIND_DEAL && dead(s))) {
+        undoCode(s, m, info);
+        continue;
+      }
+      if (seen.size >= this.limit) return { verdict: "limit" };
+      seen.add(key);
+      this.states = seen.size;
+      undo[d] = info;
+      d += 1;
+      start[d] = start[d - 1] + count[d - 1];
+      if (start[d] + 400 > buf.length) {
+        const grown = new Int32Array(2 * buf.length);
+        grown.set(buf);
+        buf = grown;
+      }
+      count[d] = generate(s, buf, start[d]);
+      next[d] = 0;
+    }
+  };
+
+  /** The verdict for a win by the kernel moves `codes` from position `p`: its first move, and
+   *  the whole line as the page's moves. */
+  function winning(p, codes) {
+    const line = [];
+    let q = p;
+    for (const m of codes) {
+      line.push(moveOfCode(q, m));
+      q = apply(q, line[line.length - 1]);
+    }
+    return { verdict: "wins", move: line[0], line: line };
+  }
+
+  /** The page's move for kernel move `m` played from position `p`. */
+  function moveOfCode(p, m) {
+    const src = (m >> 2) & 7, pile = p.piles[src];
+    if ((m & 3) === KIND_DEAL) return { kind: "deal" };
+    if ((m & 3) === KIND_FOUND) return { kind: "found", src: src + 1, card: pile[pile.length - 1] };
+    const count = m >> 8;
+    return { kind: "tableau", src: src + 1, dst: ((m >> 5) & 7) + 1, count: count,
+             card: pile[pile.length - count] };
+  }
+
+  /** An exact hint for the last position of `history`: on the stored solution its next move
+   *  (the solution wins from there), elsewhere the search's verdict: a winning move, how far to
+   *  undo after a losing one, or that the position is too large to decide. */
   function hint(history, puzzle) {
     const p = history[history.length - 1];
     if (status(p) === "solved") return { text: "Solved: nothing left to do." };
-    const line = storedLine(puzzle);
-    const at = (q) => line.get(JSON.stringify([q.piles, q.found, q.dealt]));
-    const step = at(p);
+    const step = storedLine(puzzle).get(lineKey(p));
+    const searcher = new Searcher();
+    let move;
     if (step !== undefined) {
-      const cells = moveCells(p, puzzle.solution[step]);
-      return { from: cells.from, to: cells.to,
-               text: "On the stored solution: " + puzzle.solution[step] + " (the page has no " +
-                     "Agnes solver, so its hints follow that solution)." };
-    }
-    for (let back = 1; back < history.length; back++) {
-      if (at(history[history.length - 1 - back]) !== undefined) {
-        return { undo: back, text: "Your game left the stored solution: undo " + back +
-                 (back === 1 ? " move" : " moves") + " to rejoin it (the page has no Agnes " +
-                 "solver to say whether this position can still be won)." };
+      move = moves(p).find((m) => name(m) === puzzle.solution[step]);
+    } else {
+      const here = searcher.decide(p);
+      if (here.verdict === "limit") return tooLarge(searcher, "states");
+      if (here.verdict === "loses") {
+        return undoHint(history, searcher, "states", "This position can no longer be won",
+                        "No line of play wins this deal.");
       }
+      move = here.move;
     }
-    return { text: "No stored solution passes through this position." };
+    const cells = cellsOf(p, move);
+    return { from: cells.from, to: cells.to, verdict: "wins",
+             text: "Still winnable: " + name(move) + (step !== undefined
+               ? " (the stored solution's next move)." : ".") };
   }
+
+  const lineKey = (q) => JSON.stringify([q.piles, q.found, q.dealt]);
 
   function storedLine(puzzle) {
     if (!puzzle._line) {
       puzzle._line = new Map();
       let q = start(puzzle);
       puzzle.solution.forEach((text, k) => {
-        puzzle._line.set(JSON.stringify([q.piles, q.found, q.dealt]), k);
+        puzzle._line.set(lineKey(q), k);
         q = apply(q, moves(q).find((m) => name(m) === text));
       });
     }
@@ -283,7 +513,7 @@
     rowsOf: rowsOf, start: start, cellView: cellView, cardSvg: cardSvg, whyNotPick: whyNotPick, check: check,
     play: play, moveName: moveName, moveCells: moveCells, legalMoves: legalMoves,
     status: status, summary: summary, goal: goal, hint: hint,
-    // For scripts and tests: the rule book's moves by name.
-    moveNames: (p) => moves(p).map(name),
+    // For scripts and tests: the rule book's moves by name, and the exact search.
+    moveNames: (p) => moves(p).map(name), nameOf: name, Searcher: Searcher,
   };
 })(window.puzzlegen = window.puzzlegen || {});

@@ -1,8 +1,8 @@
 """What the puzzle page needs of one Agnes Sorel puzzle: the deck, the rules and the stored
 solution, replayed here by the rule book.
 
-The page plays face-up rules only (a face-down deal would show its hidden cards) and has no
-Agnes solver: its hints follow the stored solution (``agnes.js``).
+The page plays face-up rules only (a face-down deal would show its hidden cards); its hints come
+from the kernel's search ported to ``agnes.js``.
 """
 from __future__ import annotations
 
