@@ -4,6 +4,7 @@ They are not imported by the package, so nothing else would notice one that no l
 """
 from __future__ import annotations
 
+import json
 import py_compile
 import re
 import subprocess
@@ -47,3 +48,21 @@ def test_a_script_refuses_a_worker_count_of_zero(script):
     proc = subprocess.run([sys.executable, str(script), *command, "--jobs", "0"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "0 is not a worker count" in proc.stderr, proc.stderr
+
+
+def test_agnes_choices_decides_every_choice_along_the_stored_solutions(tmp_path):
+    """The stored solution's own move wins at each of its positions, so every choice has a
+    winning move: shares above 0, a finite log10 chance, forced choices among the choices."""
+    pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
+    pack["puzzles"] = [pack["puzzles"][0], pack["puzzles"][-1]]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(pack))
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_choices.py"), str(path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    for row in report["puzzles"]:
+        assert row["choices"] > 50 and row["limit"] == 0
+        assert 0 < row["mean_share"] <= 1 and 0 <= row["forced"] <= row["choices"]
+        assert -row["choices"] * 2 < row["line_log10"] < 0
+    assert set(report["figures"]["forced"]["easier_is_easier"]) == {"easy<master"}
