@@ -34,6 +34,27 @@ def test_solve_json_line_replays():
     assert board.score == 52
 
 
+
+def test_solve_after_moves_continues_from_the_position_they_reach():
+    """The line printed after --moves finishes the game those moves began (replayed whole by
+    the rule book); a losing prefix is told lost, and the moves are numbered on from it."""
+    rules = parse_rules("Up-Suit-AnyRun-NoSplit")
+    deal = deal_from_seed(5, 139)
+    full = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+                          "--json").output)
+    prefix = [_move(m) for m in full["moves"][:40]]
+    text = "; ".join(str(m) for m in prefix)
+    out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+                         "--moves", text, "--json").output)
+    assert out["moves_played"] == 40 and out["result"] == "won"
+    assert replay(deal, rules, prefix + [_move(m) for m in out["moves"]]).score == 52
+    lost = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+                          "--moves", "deal; deal", "--json").output)
+    assert lost["result"] == "lost" and lost["moves_played"] == 2
+    readable = run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+                   "--moves", text.replace("; ", "\n")).output
+    assert "after 40 moves" in readable and f"  41. {_move(out['moves'][0])}" in readable
+
 def _untimed(output):
     return [line for line in output.splitlines() if not line.startswith("result:")]
 
@@ -99,6 +120,10 @@ def test_winrate_json_and_per_deal_lines(tmp_path):
     (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--deck", "x.txt"], "exactly one of"),
     (["solve", "--rules", "Up-Suit-None", "--deck", "/no/such/deck.txt"], "cannot read deck file"),
     (["winrate", "--rules", "sideways", "--deals", "3"], "unknown rules"),
+    (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--moves", "deal; fly"],
+     "--moves: malformed move 'fly'"),
+    (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--moves", "deal;deal;deal;deal;deal"],
+     "--moves: move 5 (deal) is illegal"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)

@@ -40,6 +40,18 @@ cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 r
                                    "exact solver and win rates.")
 
 
+def played(deal, rules, text: str | None):
+    """The position after the moves of ``text`` (separated by ';' or new lines, as the solver
+    prints them), replayed by the rule book; the moves too."""
+    from solvers import agnes
+    parts = [part.strip() for part in (text or "").replace("\n", ";").split(";")]
+    try:
+        moves = [agnes.parse_move(part) for part in parts if part]
+        return agnes.replay(deal, rules, moves), moves
+    except BadInput as exc:
+        raise BadInput(f"--moves: {exc}") from None
+
+
 @cli.command()
 @rules_option
 @click.option("--seed", type=click.IntRange(0), default=None,
@@ -49,28 +61,37 @@ cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 r
 @click.option("--deck", "deck_file", type=str, default=None,
               help="Deck file: 52 cards in notation (base card first) or quagnes's "
                    "'(rank, suit)' lines.")
+@click.option("--moves", "moves_text", default=None,
+              help="Moves already played, separated by ';' as the solver prints them, e.g. "
+                   "'KD from pile 6 to foundation; deal': solve the position they reach.")
 @max_states_option
 @click.option("--max-score", "maximize", is_flag=True,
               help="Search every state for the highest score, even on a lost deal.")
 @table_option
 @clitools.json_option
-def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, as_json):
-    """Solve one deal exactly and print the winning line of play."""
+def solve(rules_name, seed, index, deck_file, moves_text, max_states, maximize, table_bits,
+          as_json):
+    """Solve one deal exactly, from its start or after --moves, and print the winning line of
+    play (replayed by the rule book)."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
     check_table(table_bits)
     if (seed is None) == (deck_file is None):
         raise BadInput("give exactly one of --seed S (with --index K) or --deck FILE")
     deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
+    board, before = played(deal, rules, moves_text)
     result = agnes.solve(deal, rules, Limits(nodes=max_states), maximize=maximize,
-                         table_bits=table_bits)
-    out = {"rules": rules.name, "deal": agnes.format_deal(deal), "result": stats.OUTCOME[result.status],
-           "states": result.nodes, **result.to_json()}
+                         table_bits=table_bits, start=board)
+    end = agnes.replay(deal, rules, before + result.moves)
+    assert end.score == result.details["max_score"], "the solver's line does not replay"
+    out = {"rules": rules.name, "deal": agnes.format_deal(deal), "moves_played": len(before),
+           "result": stats.OUTCOME[result.status], "states": result.nodes, **result.to_json()}
     if as_json:
         clitools.emit_json(out)
         return
-    click.echo(f"rules {rules.name}; deck {out['deal']}")
-    click.echo(str(agnes.Board.start(deal, rules)))
+    click.echo(f"rules {rules.name}; deck {out['deal']}"
+               + (f"; after {len(before)} moves" if before else ""))
+    click.echo(str(board))
     verdict = {"won": "won", "lost": "lost (no line of play wins)"}.get(out["result"]) or \
         f"unknown: the search stopped at {agnes.limit_text(result)}"
     click.echo(f"result: {verdict}; {result.nodes} states, {result.seconds:.3f} s; "
@@ -78,7 +99,7 @@ def solve(rules_name, seed, index, deck_file, max_states, maximize, table_bits, 
                + ("" if result.details["max_score_exact"] else " (best found)"))
     if result.moves:
         click.echo("winning line:" if result.solved else "line of play reaching the max score:")
-        for number, move in enumerate(result.moves, 1):
+        for number, move in enumerate(result.moves, len(before) + 1):
             click.echo(f"{number:4d}. {move}")
 
 

@@ -8,13 +8,13 @@ import numpy as np
 
 from solvers.agnes import codes
 from solvers.agnes.rules import (Board, Deal, Move, Rules, deal_from_seed, deals_from_seed,
-                                 format_deck, parse_deck, parse_rules, replay)
+                                 format_deck, parse_deck, parse_move, parse_rules, replay)
 from solvers.errors import BadInput
 from solvers.result import Limits, SolveResult, Status
 
 __all__ = ["MAX_LINE", "Board", "Deal", "Move", "Rules", "deal_from_seed", "deals_from_seed",
-           "format_deal", "limit_text", "parse_deal", "parse_rules", "read_deck", "replay",
-           "solve"]
+           "format_deal", "limit_text", "parse_deal", "parse_move", "parse_rules", "read_deck",
+           "replay", "solve"]
 
 _EMPTY = {"None": codes.NONE, "Any1": codes.ANY1, "AnyRun": codes.ANYRUN,
           "High1": codes.HIGH1, "HighRun": codes.HIGHRUN}
