@@ -193,8 +193,10 @@ def test_the_stored_solution_played_by_clicks_wins_with_hints_along_it(pack_page
     for k, text in enumerate(entry["solution"]):
         if k % 10 == 3:
             page.click('[data-action="hint"]')
+            keep, legal = winning_moves(board)
             assert page.locator("#message").text_content() == \
-                f"Hint: Still winnable: {text} (the stored solution's next move)."
+                f"Hint: Still winnable: {text} (the stored solution's next move; {keep} of " \
+                f"{legal} legal moves keep the deal winnable)."
         move = R.parse_move(text)
         click_move(page, board, move)
         board.apply(move, check=False)
@@ -226,9 +228,11 @@ def test_refused_clicks_and_a_hint_off_the_stored_line(pack_page, browser_page):
     click_move(page, board, other)
     board.apply(other)
     page.click('[data-action="hint"]')
+    keep, legal = winning_moves(board)
     text = page.locator("#message").text_content()
-    assert text.startswith("Hint: Still winnable: ") and text.endswith(".")
-    move = R.parse_move(text.removeprefix("Hint: Still winnable: ")[:-1])   # the search's
+    assert text.startswith("Hint: Still winnable: ")
+    assert text.endswith(f" ({keep} of {legal} legal moves keep the deal winnable).")
+    move = R.parse_move(text.removeprefix("Hint: Still winnable: ").split(" (")[0])
     assert move in board.legal_moves()
     board.apply(move)
     assert solve(board.deal, board.rules, start=board).solved
@@ -248,6 +252,14 @@ def test_a_losing_move_is_told_to_undo(pack_page, browser_page):
     page.click('[data-action="hint"]')
     assert page.locator("#message").text_content() == \
         "Hint: This position can no longer be won: undo 1 move."
+
+
+def winning_moves(board: R.Board) -> tuple[int, int]:
+    """How many legal moves of ``board`` keep the deal winnable, by the kernel; how many there
+    are."""
+    legal = board.legal_moves()
+    return sum(solve(board.deal, board.rules, start=played(board, m)).solved
+               for m in legal), len(legal)
 
 
 def played(board: R.Board, move: R.Move) -> R.Board:

@@ -19,6 +19,8 @@
   const HIGHEST = 12;
   /** States one hint search may store before it answers "too large to decide here". */
   const SEARCH_STATES = 500000;
+  /** States each legal move's search may store when a hint counts the moves that keep a win. */
+  const COUNT_STATES = 50000;
   const EMPTY_WORDS = { None: "nothing", Any1: "any single card", AnyRun: "any run",
                         High1: "a single card of the highest rank",
                         HighRun: "a run headed by a card of the highest rank" };
@@ -483,9 +485,28 @@
       move = here.move;
     }
     const cells = cellsOf(p, move);
+    const notes = step === undefined ? [] : ["the stored solution's next move"];
+    const keep = winningMoves(p), legal = moves(p).length;
+    if (keep !== null) {
+      notes.push(keep + " of " + legal + (legal === 1 ? " legal move keeps" : " legal moves keep") +
+                 " the deal winnable");
+    }
     return { from: cells.from, to: cells.to, verdict: "wins",
-             text: "Still winnable: " + name(move) + (step !== undefined
-               ? " (the stored solution's next move)." : ".") };
+             text: "Still winnable: " + name(move) +
+                   (notes.length ? " (" + notes.join("; ") + ")" : "") + "." };
+  }
+
+  /** How many legal moves of `p` keep the deal winnable, each decided within `COUNT_STATES`;
+   *  null when one of them is too large to decide so (the hint then leaves the count out). */
+  function winningMoves(p) {
+    const counter = new Searcher(COUNT_STATES);
+    let keep = 0;
+    for (const m of moves(p)) {
+      const verdict = counter.decide(apply(p, m)).verdict;
+      if (verdict === "limit") return null;
+      keep += verdict === "wins";
+    }
+    return keep;
   }
 
   const lineKey = (q) => JSON.stringify([q.piles, q.found, q.dealt]);
