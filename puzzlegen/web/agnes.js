@@ -253,7 +253,6 @@
    * or lost), so a position is won exactly when the search meets a win; it stores at most
    * `limit` states and then says so. */
   const KIND_DEAL = 0, KIND_FOUND = 1, KIND_TABLEAU = 2;
-  const EMPTY_CODES = { None: 0, Any1: 1, AnyRun: 2, High1: 3, HighRun: 4 };
   const sameColour = (a, b) => (a & 3) === (b & 3) || (a & 3) === 3 - (b & 3);
 
   /** The kernel's view of position `p`: deck, piles, pile lengths, foundations, stock. */
@@ -265,8 +264,7 @@
       return cards;
     });
     return { deck: p.deck.map(code), piles: piles, ln: p.piles.map((pile) => pile.length),
-             found: p.found.slice(), stock: stock(p), rules: p.rules,
-             emptyRule: EMPTY_CODES[p.rules.empty] };
+             found: p.found.slice(), stock: stock(p), rules: p.rules };
   }
 
   /** The moves of state `s` into `buf` from `at` (kernel._gen: tried last to first); how many. */
@@ -300,9 +298,10 @@
               const tc = piles[t][ln[t] - 1];
               if ((tc >> 2) !== hr + 1 || !sameColour(tc, head)) continue;
             } else {
-              const rule = s.emptyRule;
-              if (rule === 0 || (rule === 1 && k !== 1) || (rule === 3 && (k !== 1 || hr !== 12)) ||
-                  (rule === 4 && hr !== 12)) continue;
+              const rule = rules.empty;
+              if (rule === "None" || (rule === "Any1" && k !== 1) ||
+                  (rule === "High1" && (k !== 1 || hr !== HIGHEST)) ||
+                  (rule === "HighRun" && hr !== HIGHEST)) continue;
               if (t >= left) {
                 if (emptySeen || (k === L && j >= left)) { emptySeen = true; continue; }
                 emptySeen = true;
@@ -376,9 +375,9 @@
       let highs = 0;
       for (let i = s.ln[j] - 1; i >= 0; i--) {
         const c = s.piles[j][i];
-        if ((c >> 2) === 12) highs |= 1 << (c & 3);
+        if ((c >> 2) === HIGHEST) highs |= 1 << (c & 3);
         for (let k = 0; k < 4; k++) {
-          if ((highs >> k) & 1 && ((c >> 2) < 12 || (c & 3) !== k)) g[k] |= 1 << (c & 3);
+          if ((highs >> k) & 1 && ((c >> 2) < HIGHEST || (c & 3) !== k)) g[k] |= 1 << (c & 3);
         }
       }
     }
@@ -393,7 +392,6 @@
    *  answer, "limit" included, depends on the position and `limit` alone. */
   function Searcher(limit) {
     this.limit = limit || SEARCH_STATES;
-    this.states = 0;                         // states the last decision stored
   }
 
   /** {verdict: "wins" | "loses" | "limit"; on a win not yet reached its `line` of moves and the
@@ -402,9 +400,8 @@
     const s = coded(p);
     const home = () => s.found[0] + s.found[1] + s.found[2] + s.found[3] + 4;
     if (home() === 52) return { verdict: "wins" };
-    const useDead = s.emptyRule === 0;
+    const useDead = s.rules.empty === "None";
     const seen = new Set([stateKey(s)]);
-    this.states = 1;
     if (useDead && dead(s)) return { verdict: "loses" };
     let buf = new Int32Array(1 << 12);
     const start = [0], count = [generate(s, buf, 0)], next = [0], played = [], undo = [];
@@ -428,7 +425,6 @@
       }
       if (seen.size >= this.limit) return { verdict: "limit" };
       seen.add(key);
-      this.states = seen.size;
       undo[d] = info;
       d += 1;
       start[d] = start[d - 1] + count[d - 1];
@@ -471,11 +467,11 @@
     const p = history[history.length - 1];
     if (status(p) === "solved") return { text: "Solved: nothing left to do." };
     const step = storedLine(puzzle).get(lineKey(p));
-    const searcher = new Searcher();
     let move;
     if (step !== undefined) {
       move = moves(p).find((m) => name(m) === puzzle.solution[step]);
     } else {
+      const searcher = new Searcher();
       const here = searcher.decide(p);
       if (here.verdict === "limit") return tooLarge(searcher, "states");
       if (here.verdict === "loses") {
