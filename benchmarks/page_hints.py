@@ -1,6 +1,6 @@
 """How long a hint takes in a pack's puzzle page, in headless Chromium.
 
-    pip install ".[test]" && python benchmarks/page_hints.py puzzles/agnes-up-suit-anyrun-nosplit.json
+    pip install ".[test]" && python benchmarks/page_hints.py puzzles/montana-8.json
 
 Builds the pack's page (``pack html``) and, for every puzzle, times the page's own hint at the
 start and after each legal first move that leaves the stored solution (where the hint has to

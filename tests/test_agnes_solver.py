@@ -190,7 +190,8 @@ def test_limit_is_never_reported_as_lost():
 
 
 def test_compiled_search_matches_the_jit_kernel():
-    """The search compiled at install gives the JIT kernel's results, state counts and lines."""
+    """The search compiled at install gives the JIT kernel's results, state counts and lines,
+    from positions of play."""
     module = codes.SEARCH.built()
     if module is None:
         pytest.skip("the search was not compiled ahead of time (pip install compiles it)")
@@ -199,18 +200,19 @@ def test_compiled_search_matches_the_jit_kernel():
     epoch = 0
     for name in VARIANTS:
         rules = parse_rules(name)
-        for deal in deals_from_seed(11, 0, 6):
-            position = _kernel_position(Board.start(deal, rules))
+        for deal, board in _positions(rules, 6, random.Random(name)):
+            position = _kernel_position(board)
             outcomes = []
             for search in (module.search, kernel.search):
                 epoch += 1
                 line = np.zeros(codes.MAX_DEPTH, np.int64)
-                out = search(*position, rules.same_suit, _EMPTY[rules.empty], rules.split, codes.ALL, False, CAP, -1.0, keys, encs, epoch,
+                out = search(*position, rules.same_suit, _EMPTY[rules.empty], rules.split,
+                             codes.ALL, False, CAP, -1.0, keys, encs, epoch,
                              np.empty((codes.FRAMES, codes.MAX_DEPTH + 1), np.int64),
                              np.empty(codes.MAX_DEPTH, np.uint64),
                              np.empty((codes.MAX_DEPTH, codes.WORDS), np.uint64), line)
                 outcomes.append((out, list(line[:out[3]])))
-            assert outcomes[0] == outcomes[1], (name, deal)
+            assert outcomes[0] == outcomes[1], (name, str(board))
 
 
 def test_a_winrate_run_starts_without_numba(tmp_path):

@@ -323,7 +323,8 @@
   function playCode(s, m) {
     const { piles, ln } = s, src = (m >> 2) & 7;
     if ((m & 3) === KIND_DEAL) {
-      for (let j = 0; j < (s.stock > 2 ? PILES : 2); j++) piles[j][ln[j]++] = s.deck[52 - s.stock--];
+      const count = s.stock > 2 ? PILES : 2;
+      for (let j = 0; j < count; j++) piles[j][ln[j]++] = s.deck[52 - s.stock--];
       return -1;
     }
     if ((m & 3) === KIND_FOUND) {
@@ -383,7 +384,9 @@
     }
     const reach = g.slice();
     for (let round = 0; round < 4; round++) {
-      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) if ((reach[i] >> j) & 1) reach[i] |= g[j];
+      for (let i = 0; i < 4; i++) {
+        for (let j = 0; j < 4; j++) if ((reach[i] >> j) & 1) reach[i] |= g[j];
+      }
     }
     return reach.some((r, i) => (r >> i) & 1);
   }
