@@ -122,16 +122,16 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
         if seed_range is not None:
             specs = clitools.parse_seed_range(seed_range)
             Deal.from_seed(0, rows, cols)  # checks the grid before any work
-            fn = partial(solve_seed, rows=rows, cols=cols, limits=limits)
+            fn = partial(solve_seed, rows=rows, cols=cols, limits=limits, check=True)
         else:
             specs = read_deal_lines(input_file, rows, cols)
-            fn = partial(solve_text, rows=rows, cols=cols, limits=limits)
+            fn = partial(solve_text, rows=rows, cols=cols, limits=limits, check=True)
         for out in runs.run(fn, specs, jobs=jobs, scheduler=scheduler, setup=warm_up):
             clitools.emit_json(out)
         return
     the_deal = Deal.from_seed(seed, rows, cols) if seed is not None else Deal.parse(deal, rows, cols)
     warm_up()  # kernel loading is not part of the solve's time
-    out = solve_record(the_deal, limits)
+    out = solve_record(the_deal, limits, check=True)
     if as_json:
         clitools.emit_json(out)
     else:
