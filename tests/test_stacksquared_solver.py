@@ -347,22 +347,3 @@ def test_cannot_merge_is_disconnection_of_tops_or_lines(grid, rng):
                 and connected(cells, lambda a, b: a // cols == b // cols or a % cols == b % cols))
     assert kernel.cannot_merge(card, occupied, line_masks(rows, cols), compat_masks()) == dead
 
-
-def test_printed_lines_are_replayed_before_they_are_printed(monkeypatch):
-    """``solve`` replays every line it prints (solved, unsolvable and limit ones) by the rule
-    book; a line that does not reach the claimed score stops it."""
-    from puzzlegen import survey
-    for seed in range(12):
-        for limits in (Limits(nodes=5_000_000), Limits(nodes=3)):
-            survey.solve_seed(seed, 3, 3, limits, check=True)
-    real = survey.solve
-
-    def short_line(deal, limits, max_score=True):
-        result = real(deal, limits, max_score=max_score)
-        result.moves = result.moves[:-1]
-        return result
-
-    monkeypatch.setattr(survey, "solve", short_line)
-    survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000))        # unchecked: no replay
-    with pytest.raises(AssertionError, match="does not replay"):
-        survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000), check=True)

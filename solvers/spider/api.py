@@ -7,9 +7,9 @@ from solvers.cards import Card
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
 from solvers.spider import calc, oracle
-from solvers.spider.question import Question, ask
+from solvers.spider.question import Question, ask, goal_fn
 from solvers.spider.rules import (FACE_DOWN, Board, empty_count, format_board, parse_board,
-                                  unit_starts)
+                                  replay, unit_starts)
 
 
 def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> dict:
@@ -17,6 +17,9 @@ def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> 
     ``status``, ``method`` and the ``moves`` reaching the most empty stacks.  ``exact`` uses the
     oracle instead of the calculator.  On a limit the maxima are null."""
     result = (oracle if exact else calc).max_empty_stacks(board, limits)
+    if result.solved:
+        end = replay(board, result.moves, reversible=True)
+        assert empty_count(end) == result.value, "the solver's line does not replay"
     n = empty_count(board)
     most = result.value if result.solved else None
     return {"status": result.status.value, "empty_stacks": n, "dof": calc.dof(n),
@@ -33,6 +36,8 @@ def move_report(board: Board, q: Question, exact: bool = False,
     a line of ``moves`` when a search found one."""
     engine = oracle if exact else calc
     result = oracle.answer(board, q, limits) if exact else calc.answer(board, q, limits, True)
+    if result.moves:
+        assert goal_fn(board, q)(replay(board, result.moves)), "the solver's line does not replay"
     need = engine.needed_empty_stacks(board, q, limits.after(seconds_used=result.seconds))
     n = empty_count(board)
     out = {"question": q.kind, "from": q.src + 1, "units": q.units,

@@ -12,9 +12,16 @@ from solvers.result import Limits, SolveResult, Status
 from solvers.stackmgmt.brute import brute_force
 from solvers.stackmgmt.checker import decide
 from solvers.stackmgmt.contest import Case, format_contest, parse_contest
+from solvers.stackmgmt.rules import replay
 from solvers.stackmgmt.strategy import winning_line
 
 __all__ = ["Case", "parse_contest", "format_contest", "solve", "solve_brute", "verdict_word"]
+
+
+def _check_line(case: Case, moves: list) -> None:
+    """A winning line is replayed by the rule book before anyone sees it: it must win."""
+    if moves:
+        assert replay(case.stacks(), moves).won(), "the solver's line does not replay"
 
 
 def solve(case: Case, explain: bool = False) -> SolveResult:
@@ -26,6 +33,7 @@ def solve(case: Case, explain: bool = False) -> SolveResult:
     start = time.perf_counter()
     verdict = decide(case)
     moves = winning_line(case.stacks(), verdict) if explain and verdict.possible else []
+    _check_line(case, moves)
     return SolveResult(Status.SOLVED if verdict.possible else Status.UNSOLVABLE, moves,
                        nodes=case.cards, seconds=time.perf_counter() - start,
                        details={"suits": verdict.suits, "stacks": case.n,
@@ -38,6 +46,7 @@ def solve_brute(case: Case, limits: Limits = Limits()) -> SolveResult:
     ``limits.seconds`` run out first."""
     start = time.perf_counter()
     line, decided, nodes = brute_force(case.stacks(), limits.nodes, limits.seconds)
+    _check_line(case, line or [])
     status = Status.LIMIT if not decided else Status.SOLVED if line is not None \
         else Status.UNSOLVABLE
     return SolveResult(status, line or [], nodes=nodes, seconds=time.perf_counter() - start)

@@ -1,0 +1,66 @@
+"""Every line a solver prints is replayed by its rule book first: a line that does not reach what
+the solver claims stops the command (a solver bug is never printed as an answer)."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen import survey
+from puzzlegen.cli import cli
+from solvers.result import Limits
+from solvers.spider import api as spider
+from solvers.stackmgmt import api as stackmgmt
+from solvers.stackmgmt.contest import parse_contest
+
+#: The contest's sample: a POSSIBLE case, then an IMPOSSIBLE one.
+SAMPLE = "5\n2 7 2 7 1\n2 6 4 7 4\n2 3 2 6 2\n2 4 2 10 2\n2 5 4 7 3\n2\n2 2\n0 2\n3 2\n4 1 3\n"
+
+
+def dropping_the_last_move(real):
+    """``real`` with its result's last move taken off."""
+    def solver(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.moves = result.moves[:-1]
+        return result
+    return solver
+
+
+def test_stacksquared_solve_replays_its_lines(monkeypatch):
+    for seed in range(12):                       # solved, unsolvable and limit lines replay
+        for limits in (Limits(nodes=5_000_000), Limits(nodes=3)):
+            survey.solve_seed(seed, 3, 3, limits, check=True)
+    monkeypatch.setattr(survey, "solve", dropping_the_last_move(survey.solve))
+    survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000))        # unchecked: no replay
+    with pytest.raises(AssertionError, match="does not replay"):
+        survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000), check=True)
+
+
+def test_agnes_solve_replays_its_line(monkeypatch):
+    from solvers import agnes
+    args = ["agnes", "solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index",
+            "139"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    monkeypatch.setattr(agnes, "solve", dropping_the_last_move(agnes.solve))
+    result = CliRunner().invoke(cli, args)
+    assert isinstance(result.exception, AssertionError)
+    assert "does not replay" in str(result.exception)
+
+
+def test_stackmgmt_lines_replay(monkeypatch):
+    case = parse_contest(SAMPLE)[0]
+    assert stackmgmt.solve(case, explain=True).moves
+    assert stackmgmt.solve_brute(case).moves
+    real = stackmgmt.winning_line
+    monkeypatch.setattr(stackmgmt, "winning_line", lambda *a: real(*a)[:-1])
+    with pytest.raises(AssertionError, match="does not replay"):
+        stackmgmt.solve(case, explain=True)
+
+
+def test_spider_lines_replay(monkeypatch):
+    board = spider.parse_board("## 7S | 9S 8S | 6H | 5H 4H")
+    report = spider.dof_report(board)
+    assert report["moves"] and report["max_empty_stacks"] > report["empty_stacks"]
+    monkeypatch.setattr(spider.calc, "max_empty_stacks",
+                        dropping_the_last_move(spider.calc.max_empty_stacks))
+    with pytest.raises(AssertionError, match="does not replay"):
+        spider.dof_report(board)
