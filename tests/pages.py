@@ -1,6 +1,7 @@
 """Helpers of the puzzle page tests: build a pack's page, open it in the session's Chromium."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -14,6 +15,20 @@ def built(pack: Path, folder: Path, name: str = "page") -> Path:
     result = CliRunner().invoke(cli, ["pack", "html", str(pack), "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
+
+
+def refusal(pack: Path, folder: Path, rules: str) -> str:
+    """``pack html`` of ``pack``'s first puzzle under ``rules``: must fail with exit status 2 and
+    no page written; returns its output, starting with the puzzle's id."""
+    data = json.loads(pack.read_text())
+    data["puzzles"] = [dict(data["puzzles"][0], rules=rules)]
+    source, out = folder / "changed.json", folder / "changed.html"
+    source.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["pack", "html", str(source), "--out", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    prefix = f"error: puzzle {data['puzzles'][0]['id']}: "
+    assert result.output.startswith(prefix)
+    return result.output.removeprefix(prefix)
 
 
 def opened(browser_context, path: Path):
