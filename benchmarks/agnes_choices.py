@@ -3,7 +3,7 @@
     python benchmarks/agnes_choices.py puzzles/agnes-up-suit-anyrun-nosplit.json
 
 An exact measure no level is built on: at every position of the stored solution with more than
-one legal move, the solver decides each move's position (``solve(..., start=board)``).  Per
+one legal move, the solver decides each move's position (``api.move_verdicts``).  Per
 puzzle: the choices, the mean share of moves that keep the deal winnable, the forced choices
 (one winning move), and the log10 chance that moves picked at random at each of those positions
 all keep it winnable; a move the solver could not decide within ``--max-states`` counts as
@@ -22,7 +22,7 @@ from pathlib import Path
 from puzzlegen import packs
 from puzzlegen.grading import LEVELS
 from solvers.agnes import rules as R
-from solvers.agnes.api import solve
+from solvers.agnes.api import move_verdicts
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
 
@@ -39,17 +39,11 @@ def choices(entry: dict, limits: Limits) -> dict:
     board = R.Board.start(deal, rules)
     winning, legal_counts, undecided = [], [], 0
     for text in entry["solution"]:
-        legal = board.legal_moves()
-        if len(legal) > 1:
-            won = 0
-            for move in legal:
-                after = board.copy()
-                after.apply(move, check=False)
-                result = solve(deal, rules, limits, start=after, with_moves=False)
-                undecided += result.status is Status.LIMIT
-                won += result.solved
-            winning.append(won)
-            legal_counts.append(len(legal))
+        if len(board.legal_moves()) > 1:
+            verdicts = [status for _, status in move_verdicts(board, limits)]
+            undecided += verdicts.count(Status.LIMIT)
+            winning.append(verdicts.count(Status.SOLVED))
+            legal_counts.append(len(verdicts))
         board.apply(R.parse_move(text))
     shares = [w / n for w, n in zip(winning, legal_counts)]
     return {"id": entry["id"], "level": entry["level"], "choices": len(shares),

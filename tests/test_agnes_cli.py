@@ -6,7 +6,8 @@ from click.testing import CliRunner
 
 from puzzlegen.cli import cli
 from puzzlegen.runs import read_records
-from solvers.agnes import MAX_LINE, Move, deal_from_seed, limit_text, parse_rules, replay
+from solvers.agnes import (MAX_LINE, Move, deal_from_seed, limit_text, parse_move, parse_rules,
+                           replay, solve)
 from solvers.agnes.rules import format_deck
 from solvers.cards import Card
 from solvers.result import SolveResult, Status
@@ -54,6 +55,27 @@ def test_solve_after_moves_continues_from_the_position_they_reach():
     readable = run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
                    "--moves", text.replace("; ", "\n")).output
     assert "after 40 moves" in readable and f"  41. {_move(out['moves'][0])}" in readable
+
+
+def test_choices_say_which_legal_moves_keep_the_deal_winnable():
+    """Each legal move of the position is decided: a kept move's position is won, a lost one's
+    lost, by the plain search (the losing-state table only) from there."""
+    rules = parse_rules("Up-Suit-AnyRun-NoSplit")
+    deal = deal_from_seed(5, 139)
+    for prefix in ([], [parse_move("6D from pile 6 to foundation")]):
+        out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+                             "--moves", "; ".join(map(str, prefix)), "--choices", "--json").output)
+        board = replay(deal, rules, prefix)
+        named = out["choices"]["won"] + out["choices"]["lost"] + out["choices"]["limit"]
+        assert sorted(named) == sorted(str(m) for m in board.legal_moves())
+        assert not out["choices"]["limit"]
+        for text in named:
+            after = replay(deal, rules, prefix + [parse_move(text)])
+            plain = solve(deal, rules, start=after, prune=0x10)
+            assert plain.solved == (text in out["choices"]["won"]), text
+    assert out["choices"]["won"] and json.loads(run(
+        "solve", "--rules", rules.name, "--seed", "5", "--index", "139", "--choices",
+        "--json").output)["choices"]["lost"] == ["deal"]
 
 def _untimed(output):
     return [line for line in output.splitlines() if not line.startswith("result:")]

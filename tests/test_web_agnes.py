@@ -10,7 +10,7 @@ from pathlib import Path
 
 from puzzlegen.web.agnes import START_ROWS, page_rules
 from solvers.agnes import rules as R
-from solvers.agnes.api import solve
+from solvers.agnes.api import move_verdicts, solve
 from solvers.result import Limits, Status
 
 import pages
@@ -254,9 +254,8 @@ def test_a_losing_move_is_told_to_undo(pack_page, browser_page):
 def winning_moves(board: R.Board) -> tuple[int, int]:
     """How many legal moves of ``board`` keep the deal winnable, by the kernel; how many there
     are."""
-    legal = board.legal_moves()
-    return sum(solve(board.deal, board.rules, start=played(board, m)).solved
-               for m in legal), len(legal)
+    verdicts = [status for _, status in move_verdicts(board)]
+    return verdicts.count(Status.SOLVED), len(verdicts)
 
 
 def played(board: R.Board, move: R.Move) -> R.Board:

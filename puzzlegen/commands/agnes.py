@@ -10,7 +10,7 @@ import click
 from puzzlegen import clitools, runs, stats
 from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
-from solvers.result import Limits
+from solvers.result import Limits, Status
 
 
 rules_option = click.option("--rules", "rules_name", required=True,
@@ -64,13 +64,15 @@ def played(deal, rules, text: str | None):
 @click.option("--moves", "moves_text", default=None,
               help="Moves already played, separated by ';' as the solver prints them, e.g. "
                    "'KD from pile 6 to foundation; deal': solve the position they reach.")
+@click.option("--choices", is_flag=True,
+              help="Also decide every legal move of the position: which keep the deal winnable.")
 @max_states_option
 @click.option("--max-score", "maximize", is_flag=True,
               help="Search every state for the highest score, even on a lost deal.")
 @table_option
 @clitools.json_option
-def solve(rules_name, seed, index, deck_file, moves_text, max_states, maximize, table_bits,
-          as_json):
+def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, maximize,
+          table_bits, as_json):
     """Solve one deal exactly, from its start or after --moves, and print the winning line of
     play (replayed by the rule book)."""
     from solvers import agnes
@@ -86,6 +88,10 @@ def solve(rules_name, seed, index, deck_file, moves_text, max_states, maximize, 
     assert end.score == result.details["max_score"], "the solver's line does not replay"
     out = {"rules": rules.name, "deal": agnes.format_deal(deal), "moves_played": len(before),
            "result": stats.OUTCOME[result.status], "states": result.nodes, **result.to_json()}
+    if choices:
+        verdicts = agnes.move_verdicts(board, Limits(nodes=max_states))
+        out["choices"] = {stats.OUTCOME[status]: [str(m) for m, s in verdicts if s is status]
+                          for status in (Status.SOLVED, Status.UNSOLVABLE, Status.LIMIT)}
     if as_json:
         clitools.emit_json(out)
         return
@@ -97,6 +103,13 @@ def solve(rules_name, seed, index, deck_file, moves_text, max_states, maximize, 
     click.echo(f"result: {verdict}; {result.nodes} states, {result.seconds:.3f} s; "
                f"max score {result.details['max_score']}"
                + ("" if result.details["max_score_exact"] else " (best found)"))
+    if choices:
+        won = out["choices"]["won"]
+        legal = sum(map(len, out["choices"].values()))
+        click.echo(f"choices: {len(won)} of {legal} legal moves keep the deal winnable")
+        for outcome, word in (("won", "keeps"), ("lost", "loses"), ("limit", "limit")):
+            for move in out["choices"][outcome]:
+                click.echo(f"  {word:5s} {move}")
     if result.moves:
         click.echo("winning line:" if result.solved else "line of play reaching the max score:")
         for number, move in enumerate(result.moves, len(before) + 1):

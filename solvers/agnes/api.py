@@ -13,8 +13,8 @@ from solvers.errors import BadInput
 from solvers.result import Limits, SolveResult, Status
 
 __all__ = ["MAX_LINE", "Board", "Deal", "Move", "Rules", "deal_from_seed", "deals_from_seed",
-           "format_deal", "limit_text", "parse_deal", "parse_move", "parse_rules", "read_deck",
-           "replay", "solve"]
+           "format_deal", "limit_text", "move_verdicts", "parse_deal", "parse_move", "parse_rules",
+           "read_deck", "replay", "solve"]
 
 _EMPTY = {"None": codes.NONE, "Any1": codes.ANY1, "AnyRun": codes.ANYRUN,
           "High1": codes.HIGH1, "HighRun": codes.HIGHRUN}
@@ -147,6 +147,18 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
                                                      "value": limits.seconds}}[status]
     return SolveResult(_STATUS[status], moves, int(nodes), seconds, value=int(best),
                        details=details)
+
+
+def move_verdicts(board: Board, limits: Limits = Limits()) -> list[tuple[Move, Status]]:
+    """Every legal move of ``board`` with the status of the position it leads to: ``solved``
+    (the move keeps the deal winnable), ``unsolvable`` or ``limit``; in the rule book's order."""
+    out = []
+    for move in board.legal_moves():
+        after = board.copy()
+        after.apply(move, check=False)
+        out.append((move, solve(board.deal, board.rules, limits, start=after,
+                                with_moves=False).status))
+    return out
 
 
 def limit_text(result: SolveResult) -> str:
