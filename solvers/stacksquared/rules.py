@@ -135,18 +135,23 @@ class Position:
 
     def why_illegal(self, move: Move) -> str | None:
         """None when ``move`` is legal here, otherwise the reason in a few words."""
+        return self._checked(move)[2]
+
+    def _checked(self, move: Move) -> tuple[int | None, int | None, str | None]:
+        """The cells of ``move``'s mover and destination, and why it is illegal (None: legal)."""
         a, b = self.cell_of(move.mover), self.cell_of(move.dest)
         if a is None:
-            return f"{move.mover} is not the top of a stack"
+            return a, b, f"{move.mover} is not the top of a stack"
         if b is None:
-            return f"{move.dest} is not the top of a stack"
+            return a, b, f"{move.dest} is not the top of a stack"
         if a == b:
-            return "a stack cannot move onto itself"
+            return a, b, "a stack cannot move onto itself"
         if not self.same_line(a, b):
-            return f"{move.mover} and {move.dest} share no row or column"
+            return a, b, f"{move.mover} and {move.dest} share no row or column"
         if not compatible(move.mover, move.dest):
-            return f"{move.mover} and {move.dest} differ in suit and are not adjacent in rank"
-        return None
+            return a, b, (f"{move.mover} and {move.dest} differ in suit and are not adjacent in "
+                          f"rank")
+        return a, b, None
 
     def legal_moves(self) -> Iterator[Move]:
         """Every legal move, mover cells in row-major order, then destination cells."""
@@ -160,10 +165,13 @@ class Position:
 
     def play(self, move: Move) -> "Position":
         """The position after ``move``; :class:`BadInput` if it is illegal."""
-        reason = self.why_illegal(move)
+        a, b, reason = self._checked(move)
         if reason:
             raise BadInput(f"illegal move {move}: {reason}")
-        a, b = self.tops.index(move.mover), self.tops.index(move.dest)
+        return self._merged(a, b)
+
+    def _merged(self, a: int, b: int) -> "Position":
+        """The position after the stack of cell ``a`` moves onto the stack of cell ``b``."""
         tops, sizes = list(self.tops), list(self.sizes)
         tops[b], sizes[b] = tops[a], sizes[a] + sizes[b]
         tops[a], sizes[a] = None, 0
@@ -175,8 +183,8 @@ def replay(deal: Deal, moves: Iterable[Move | str]) -> Position:
     position = Position.start(deal)
     for number, move in enumerate(moves, 1):
         move = Move.parse(move) if isinstance(move, str) else move
-        reason = position.why_illegal(move)
+        a, b, reason = position._checked(move)
         if reason:
             raise BadInput(f"move {number} ({move}) is illegal: {reason}")
-        position = position.play(move)
+        position = position._merged(a, b)
     return position
