@@ -207,6 +207,17 @@ def test_the_stored_solution_played_by_clicks_wins_with_hints_along_it(pack_page
     assert page.locator("#puzzle-stats").text_content().startswith("52 of 52 cards home")
 
 
+
+def test_a_count_too_large_to_decide_is_left_out(pack_page, browser_page):
+    """At the start of hard-004 one legal move's position needs more than the 50,000 states a
+    count may take: the hint still names the move (the stored solution wins), without a count."""
+    entry = next(e for e in json.loads(PACK.read_text())["puzzles"]
+                 if e["id"].endswith("hard-004"))
+    page = pages.fresh(browser_page, pack_page, entry["id"])
+    page.click('[data-action="hint"]')
+    assert page.locator("#message").text_content() == \
+        f"Hint: Still winnable: {entry['solution'][0]} (the stored solution's next move)."
+
 def test_refused_clicks_and_a_hint_off_the_stored_line(pack_page, browser_page):
     entry = json.loads(PACK.read_text())["puzzles"][5]
     page = pages.fresh(browser_page, pack_page, entry["id"])
