@@ -160,6 +160,16 @@ def group(name: str, help: str, **kwargs: Any) -> Group:
     return Group(name=name, help=help, **kwargs)
 
 
+def echo_choices(choices: dict, what: str) -> None:
+    """Print :func:`puzzlegen.stats.choices`: how many legal moves keep ``what`` winnable, then
+    each move with its verdict."""
+    legal = sum(map(len, choices.values()))
+    click.echo(f"choices: {len(choices['won'])} of {legal} legal moves keep {what} winnable")
+    for outcome, word in (("won", "keeps"), ("lost", "loses"), ("limit", "limit")):
+        for move in choices[outcome]:
+            click.echo(f"  {word:5s} {move}")
+
+
 def emit_json(obj: Any) -> None:
     """Print one JSON object on stdout (one line, so JSON-lines output is the same call)."""
     click.echo(json.dumps(obj, separators=(",", ":")))

@@ -9,6 +9,13 @@ from solvers.result import Status
 OUTCOME = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost", Status.LIMIT: "limit"}
 
 
+def choices(verdicts: list[tuple[object, Status]]) -> dict:
+    """Legal moves and the status of the position each leads to, as ``{"won": [...], "lost":
+    [...], "limit": [...]}`` of the moves' names (the ``--choices`` field of solve commands)."""
+    return {word: [str(move) for move, got in verdicts if got is status]
+            for status, word in OUTCOME.items()}
+
+
 def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default); (0, 1) when trials == 0."""
     if trials == 0:

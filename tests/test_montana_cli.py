@@ -145,3 +145,25 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
     assert "Traceback" not in result.output
+
+
+def test_choices_count_the_winning_first_moves_the_grading_counts():
+    """One round with fixed Twos, at the start of shipped puzzles: the legal moves, and those
+    after which the game is still won, are the pack's ``first_moves`` and
+    ``winning_first_moves`` (the grading's own exact analysis)."""
+    from pathlib import Path
+    pack = json.loads((Path(__file__).resolve().parent.parent / "puzzles/montana-8.json")
+                      .read_text())
+    compared = 0
+    for entry in pack["puzzles"][::5]:
+        out = json.loads(run("solve", entry["deal"], "--ranks", 8, "--redeals", 0, "--choices",
+                             "--json").output)
+        metrics = entry["metrics"]
+        assert sum(map(len, out["choices"].values())) == metrics["first_moves"]
+        assert len(out["choices"]["won"]) == metrics["winning_first_moves"]
+        assert not out["choices"]["limit"]
+        compared += metrics["winning_first_moves"] < metrics["first_moves"]
+    assert compared >= 2
+    readable = run("solve", pack["puzzles"][0]["deal"], "--ranks", 8, "--redeals", 0,
+                   "--choices").output
+    assert "legal moves keep the game winnable" in readable

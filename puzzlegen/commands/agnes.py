@@ -10,7 +10,7 @@ import click
 from puzzlegen import clitools, runs, stats
 from puzzlegen.commands.design import add_design_commands
 from solvers.errors import BadInput
-from solvers.result import Limits, Status
+from solvers.result import Limits
 
 
 rules_option = click.option("--rules", "rules_name", required=True,
@@ -89,9 +89,7 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
     out = {"rules": rules.name, "deal": agnes.format_deal(deal), "moves_played": len(before),
            "result": stats.OUTCOME[result.status], "states": result.nodes, **result.to_json()}
     if choices:
-        verdicts = agnes.move_verdicts(board, Limits(nodes=max_states))
-        out["choices"] = {stats.OUTCOME[status]: [str(m) for m, s in verdicts if s is status]
-                          for status in (Status.SOLVED, Status.UNSOLVABLE, Status.LIMIT)}
+        out["choices"] = stats.choices(agnes.move_verdicts(board, Limits(nodes=max_states)))
     if as_json:
         clitools.emit_json(out)
         return
@@ -104,12 +102,7 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
                f"max score {result.details['max_score']}"
                + ("" if result.details["max_score_exact"] else " (best found)"))
     if choices:
-        won = out["choices"]["won"]
-        legal = sum(map(len, out["choices"].values()))
-        click.echo(f"choices: {len(won)} of {legal} legal moves keep the deal winnable")
-        for outcome, word in (("won", "keeps"), ("lost", "loses"), ("limit", "limit")):
-            for move in out["choices"][outcome]:
-                click.echo(f"  {word:5s} {move}")
+        clitools.echo_choices(out["choices"], "the deal")
     if result.moves:
         click.echo("winning line:" if result.solved else "line of play reaching the max score:")
         for number, move in enumerate(result.moves, len(before) + 1):

@@ -13,6 +13,7 @@ from solvers.errors import BadInput
 from solvers.montana import (DEFAULT_MAX_STATES, FORGET_MAX_NODES, Rules, Search,
                              deal_from_seed, format_grid, game_json, parse_deal, solve)
 from solvers.montana.api import table_bytes, table_states
+from solvers.montana.rules import apply_move, legal_moves
 from solvers.result import Limits, Status
 
 
@@ -106,11 +107,14 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
               help="Deal the deck shuffled by this seed.")
 @click.option("--redeal-seed", type=int, default=None,
               help="Seed of the reshuffles (default: --seed, or 0 for a DEAL).")
+@click.option("--choices", is_flag=True,
+              help="Also solve the game after every legal move of the first layout (same "
+                   "rules, reshuffles and limits): which keep it winnable.")
 @rule_options
 @clitools.json_option
-def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_states, seconds,
-              max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach,
-              no_safe, as_json):
+def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_twos, max_states,
+              seconds, max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound,
+              no_reach, no_safe, as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
     DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
@@ -122,11 +126,16 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
     cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
-    result = solve(cells, limits, rules, redeals,
-                   redeal_seed if redeal_seed is not None else seed or 0, max_states, prune,
-                   search, forget)
+    game = partial(solve, limits=limits, rules=rules, redeals=redeals,
+                   redeal_seed=redeal_seed if redeal_seed is not None else seed or 0,
+                   max_states=max_states, prune=prune, search=search, forget=forget)
+    result = game(cells)
+    out = game_json(result)
+    if choices:
+        out["choices"] = stats.choices([(move, game(apply_move(cells, move, rules)).status)
+                                        for move in legal_moves(cells, rules)])
     if as_json:
-        clitools.emit_json(game_json(result))
+        clitools.emit_json(out)
         return
     for i, rnd in enumerate(result.details["rounds"], 1):
         r = rnd.result
@@ -138,6 +147,8 @@ def solve_cmd(deal, seed, redeal_seed, ranks, redeals, gaps, movable_twos, max_s
         click.echo("moves: " + (" ".join(str(m) for m in r.moves) or "(none)"))
     click.echo(f"{'won' if result.details['won'] else 'not won'}"
                f"{' (stopped by a limit)' if result.status is Status.LIMIT else ''}")
+    if choices:
+        clitools.echo_choices(out["choices"], "the game")
 
 
 def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
