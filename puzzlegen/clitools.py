@@ -163,8 +163,9 @@ def group(name: str, help: str, **kwargs: Any) -> Group:
 def echo_choices(choices: dict, what: str) -> None:
     """Print :func:`puzzlegen.stats.choices`: how many legal moves keep ``what`` winnable, then
     each move with its verdict."""
-    legal = sum(map(len, choices.values()))
-    click.echo(f"choices: {len(choices['won'])} of {legal} legal moves keep {what} winnable")
+    legal, open_ = sum(map(len, choices.values())), len(choices["limit"])
+    click.echo(f"choices: {len(choices['won'])} of {legal} legal moves keep {what} winnable"
+               + (f", {open_} undecided (the limit stopped their search)" if open_ else ""))
     for outcome, word in (("won", "keeps"), ("lost", "loses"), ("limit", "limit")):
         for move in choices[outcome]:
             click.echo(f"  {word:5s} {move}")

@@ -77,6 +77,14 @@ def test_choices_say_which_legal_moves_keep_the_deal_winnable():
         "solve", "--rules", rules.name, "--seed", "5", "--index", "139", "--choices",
         "--json").output)["choices"]["lost"] == ["deal"]
 
+
+def test_choices_a_limit_left_open_are_said_so():
+    out = run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index", "139",
+              "--choices", "--max-states", "40").output
+    assert "choices: 0 of 7 legal moves keep the deal winnable, 7 undecided (the limit " \
+           "stopped their search)" in out
+    assert out.count("\n  limit ") == 7
+
 def _untimed(output):
     return [line for line in output.splitlines() if not line.startswith("result:")]
 
