@@ -1,0 +1,115 @@
+"""How many of a player's choices along a puzzle's stored solution keep it winnable.
+
+    python benchmarks/choices.py puzzles/agnes-up-suit-anyrun-nosplit.json
+    python benchmarks/choices.py puzzles/montana-8.json
+
+An exact measure no level is built on, for Agnes and Montana packs: at every position of the
+stored solution with more than one legal move, the solver decides each move's position (Agnes:
+``api.move_verdicts``; Montana, one round: the game's ``solve`` of the layout after it).  Per
+puzzle: the choices, the mean share of moves that keep the deal winnable, the forced choices
+(one winning move), and the log10 chance that moves picked at random at each of those positions
+all keep it winnable; a move the solver could not decide within ``--max-states`` counts as
+losing and is counted in ``limit``.  Then each level's medians and, for adjacent levels, P(a
+puzzle of the easier level is easier), ties counting half (as benchmarks/separation.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Iterator
+
+from puzzlegen import packs
+from puzzlegen.grading import LEVELS
+from solvers import game as games
+from solvers.errors import BadInput
+from solvers.result import Limits, Status
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from separation import easier_share  # noqa: E402
+
+#: figure -> whether a higher value is easier
+FIGURES = {"mean_share": True, "forced": False, "line_log10": True}
+
+
+def agnes_positions(deal, rules, solution: list[str], limits: Limits) -> Iterator[list[Status]]:
+    """The verdicts of the legal moves at each position of the stored solution."""
+    from solvers.agnes import rules as R
+    from solvers.agnes.api import move_verdicts
+    board = R.Board.start(deal, rules)
+    for text in solution:
+        yield [status for _, status in move_verdicts(board, limits)]
+        board.apply(R.parse_move(text))
+
+
+def montana_positions(cells, variant, solution: list[str], limits: Limits
+                      ) -> Iterator[list[Status]]:
+    from solvers.montana import rules as R
+    from solvers.montana.game import GAME
+    if variant.redeals:
+        raise BadInput("choices are counted in one round: the pack's rules have reshuffles")
+    for text in solution:
+        yield [GAME.solve(R.apply_move(cells, move, variant.rules), variant, limits).status
+               for move in R.legal_moves(cells, variant.rules)]
+        cells = R.apply_move(cells, R.parse_move(text), variant.rules)
+
+
+POSITIONS = {"agnes": agnes_positions, "montana": montana_positions}
+
+
+def choices(game, entry: dict, limits: Limits) -> dict:
+    """The figures of one pack entry (its stored solution replayed by the rule book)."""
+    deal, rules = packs.read_entry(game, entry)
+    winning, legal, undecided = [], [], 0
+    for verdicts in POSITIONS[game.name](deal, rules, entry["solution"], limits):
+        if len(verdicts) > 1:
+            undecided += verdicts.count(Status.LIMIT)
+            winning.append(verdicts.count(Status.SOLVED))
+            legal.append(len(verdicts))
+    shares = [w / n for w, n in zip(winning, legal)]
+    return {"id": entry["id"], "level": entry["level"], "choices": len(shares),
+            "mean_share": statistics.fmean(shares) if shares else 1.0,
+            "forced": winning.count(1),
+            "line_log10": sum(math.log10(s) for s in shares), "limit": undecided}
+
+
+def report(path: str, limits: Limits) -> dict:
+    pack = packs.load(path)
+    if pack["game"] not in POSITIONS:
+        raise BadInput(f"{path} is a {pack['game']} pack: choices are counted for "
+                       f"{' and '.join(POSITIONS)} packs")
+    game = games.get(pack["game"])
+    rows = [choices(game, entry, limits) for entry in pack["puzzles"]]
+    levels = [name for name in LEVELS if any(r["level"] == name for r in rows)]
+    by_level = {name: [r for r in rows if r["level"] == name] for name in levels}
+    figures = {}
+    for name, higher_is_easier in FIGURES.items():
+        sign = 1 if higher_is_easier else -1
+        values = {lv: [sign * r[name] for r in by_level[lv]] for lv in levels}
+        figures[name] = {
+            "medians": {lv: statistics.median(r[name] for r in by_level[lv]) for lv in levels},
+            "easier_is_easier": {f"{a}<{b}": round(easier_share(values[a], values[b]), 3)
+                                 for a, b in zip(levels, levels[1:])}}
+    return {"pack": path, "figures": figures, "puzzles": rows}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pack", help="an Agnes or Montana pack file")
+    ap.add_argument("--max-states", type=int, default=2_000_000,
+                    help="cap of each exact solve (default 2,000,000)")
+    args = ap.parse_args()
+    if args.max_states < 1:
+        ap.exit(2, f"error: --max-states must be 1 or more, not {args.max_states}\n")
+    try:
+        print(json.dumps(report(args.pack, Limits(nodes=args.max_states,
+                                                  states=args.max_states)), indent=1))
+    except (BadInput, OSError) as exc:
+        ap.exit(2, f"error: {exc}\n")
+
+
+if __name__ == "__main__":
+    main()
