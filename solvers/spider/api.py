@@ -32,8 +32,9 @@ def dof_report(board: Board, exact: bool = False, limits: Limits = Limits()) -> 
 def move_report(board: Board, q: Question, exact: bool = False,
                 limits: Limits = Limits()) -> dict:
     """Answer a move question: ``possible`` (null on a limit), ``needed_empty_stacks`` (an
-    empty destination counts; its searches share what time ``limits`` leaves), the pure-board ``capacity`` with this many empty stacks, and
-    a line of ``moves`` when a search found one."""
+    empty destination counts; its searches share what time ``limits`` leaves), the pure-board
+    ``capacity`` with this many empty stacks, and a line of ``moves`` when a search found one
+    (replayed to the question's goal first)."""
     engine = oracle if exact else calc
     result = oracle.answer(board, q, limits) if exact else calc.answer(board, q, limits, True)
     if result.moves:
