@@ -91,7 +91,9 @@ def survey(rows: int, cols: int, seeds: range, limits: Limits, jobs: int = 1,
     Deal.from_seed(0, rows, cols)  # checks the grid before any work
     tally = Tally()
     started = time.perf_counter()
-    for record in runs.run(partial(solve_seed, rows=rows, cols=cols, limits=limits), seeds,
+    # The lines a --per-deal file keeps are replayed first, as every printed line is.
+    solve_one = partial(solve_seed, rows=rows, cols=cols, limits=limits, check=bool(per_deal))
+    for record in runs.run(solve_one, seeds,
                            key="seed", jobs=jobs, scheduler=scheduler, per_deal=per_deal,
                            resume=resume, fingerprint=fingerprint(rows, cols, limits),
                            setup=warm_up, desc=f"{rows}x{cols} deals"):
