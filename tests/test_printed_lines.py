@@ -64,3 +64,11 @@ def test_spider_lines_replay(monkeypatch):
                         dropping_the_last_move(spider.calc.max_empty_stacks))
     with pytest.raises(AssertionError, match="does not replay"):
         spider.dof_report(board)
+
+
+def test_stacksquared_stats_replays_the_lines_it_writes(monkeypatch, tmp_path):
+    monkeypatch.setattr(survey, "solve", dropping_the_last_move(survey.solve))
+    survey.survey(3, 3, range(3), Limits(nodes=5_000_000))           # no lines kept: no replay
+    with pytest.raises(AssertionError, match="does not replay"):
+        survey.survey(3, 3, range(3), Limits(nodes=5_000_000),
+                      per_deal=str(tmp_path / "deals.jsonl"))
