@@ -126,9 +126,10 @@ def _positions(rules, count, rng):
         if not line.solved:
             continue
         n = len(line.moves)
-        for board in (Board.start(deal, rules),
-                      replay(deal, rules, line.moves[:rng.randrange(n // 2, n)])):
-            for _ in range(rng.randrange(5) if board.dealt > 29 else rng.randrange(10, 60)):
+        for board, steps in ((Board.start(deal, rules), rng.randrange(10, 60)),
+                             (replay(deal, rules, line.moves[:rng.randrange(n // 2, n)]),
+                              rng.randrange(5))):
+            for _ in range(steps):
                 legal = board.legal_moves()
                 if legal:
                     board.apply(rng.choice(legal), check=False)
