@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from puzzlegen.packs import read_entry
 from solvers import game as games
-from solvers.agnes.rules import Board as AgnesBoard
+from solvers.agnes.rules import EMPTY_TAKES, Board as AgnesBoard
 from solvers.cards import Card
 from solvers.errors import BadInput
 
@@ -150,11 +150,6 @@ def numbered_columns(rows: int, cols: int) -> tuple[list[str], list[str]]:
     return [], [str(c + 1) for c in range(cols)]
 
 
-EMPTY_PILE = {"None": "nothing", "Any1": "any single card", "AnyRun": "any run",
-              "High1": "a single card of the highest rank",
-              "HighRun": "a run headed by a card of the highest rank"}
-
-
 def agnes_board(deal, rules) -> AgnesBoard:
     """The tableau as dealt; a face-down deal is no puzzle to print (its hidden cards would
     show)."""
@@ -168,7 +163,7 @@ def agnes_notes(deal, rules) -> list[str]:
     board = agnes_board(deal, rules)
     runs = f"a run moves together when it is all one {'suit' if rules.same_suit else 'colour'}"
     return [f"Rules {rules.name}: {runs}{'' if rules.split else ', and only whole'}; between "
-            f"deals an empty pile takes {EMPTY_PILE[rules.empty]}.",
+            f"deals an empty pile takes {EMPTY_TAKES[rules.empty]}.",
             f"Base card {deal.base}: the foundations build up by suit from its rank, King to "
             f"Ace when they wrap.",
             "Stock, dealt when you choose, one card on each pile 1 to 7, three times, then on "

@@ -21,10 +21,8 @@
   const SEARCH_STATES = 500000;
   /** States each legal move's search may store when a hint counts the moves that keep a win. */
   const COUNT_STATES = 50000;
-  const EMPTY_WORDS = { None: "nothing", Any1: "any single card", AnyRun: "any run",
-                        High1: "a single card of the highest rank",
-                        HighRun: "a run headed by a card of the highest rank" };
   const isRed = (c) => (c & 3) === 1 || (c & 3) === 2;
+  const sameColour = (a, b) => isRed(a) === isRed(b);
 
   /* A position: the deck (base card first), `piles` of cards (last = playable), `found[s]` the
    * relative rank on top of suit s's foundation (-1: none yet), `dealt` cards dealt so far, and
@@ -48,7 +46,7 @@
 
   /** Whether `card` continues a movable run under `onto` (rules.Board._joins). */
   function joins(p, card, onto) {
-    const same = p.rules.sameSuit ? (card & 3) === (onto & 3) : isRed(card) === isRed(onto);
+    const same = p.rules.sameSuit ? (card & 3) === (onto & 3) : sameColour(card, onto);
     return same && rel(p, onto) === rel(p, card) + 1;
   }
 
@@ -87,7 +85,7 @@
           if (t === j) return;
           const last = target[target.length - 1];
           const ok = target.length
-            ? rel(p, last) === rel(p, head) + 1 && isRed(last) === isRed(head)
+            ? rel(p, last) === rel(p, head) + 1 && sameColour(last, head)
             : fitsEmpty(p, head, k);
           if (ok) out.push({ kind: "tableau", src: j + 1, dst: t + 1, count: k, card: head });
         });
@@ -148,7 +146,7 @@
     return { reason: target.length
       ? cardName(head) + " does not go onto " + cardName(target[target.length - 1]) +
         " (a card goes onto one rank higher of the same colour)"
-      : "an empty pile takes " + EMPTY_WORDS[p.rules.empty] + " here" };
+      : "an empty pile takes " + p.rules.emptyTakes + " here" };
   }
 
   function whyNotPick(p, from) {
@@ -253,7 +251,6 @@
    * or lost), so a position is won exactly when the search meets a win; it stores at most
    * `limit` states and then says so. */
   const KIND_DEAL = 0, KIND_FOUND = 1, KIND_TABLEAU = 2;
-  const sameColour = (a, b) => (a & 3) === (b & 3) || (a & 3) === 3 - (b & 3);
 
   /** The kernel's view of position `p`: deck, piles, pile lengths, foundations, stock. */
   function coded(p) {

@@ -7,7 +7,7 @@ from the kernel's search ported to ``agnes.js``.
 from __future__ import annotations
 
 from puzzlegen.web import replayed, shown
-from solvers.agnes.rules import Rules
+from solvers.agnes.rules import EMPTY_TAKES, Rules
 from solvers.errors import BadInput
 
 #: The board's rows at the start: the foundations and the stock, pile 7's cards and room for
@@ -18,7 +18,7 @@ START_ROWS = 1 + 7 + 3
 def page_rules(rules: Rules) -> dict:
     """The rules as agnes.js reads them (parsed once, here)."""
     return {"name": rules.name, "sameSuit": rules.same_suit, "empty": rules.empty,
-            "split": rules.split}
+            "emptyTakes": EMPTY_TAKES[rules.empty], "split": rules.split}
 
 
 def face_up(rules, game) -> None:

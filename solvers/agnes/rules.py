@@ -23,6 +23,10 @@ from solvers.cards import Card, format_cards, parse_cards
 from solvers.errors import BadInput
 
 EMPTY_RULES = ("None", "Any1", "AnyRun", "High1", "HighRun")
+#: What an empty pile takes under each rule, in words (the printed page and the puzzle page).
+EMPTY_TAKES = {"None": "nothing", "Any1": "any single card", "AnyRun": "any run",
+               "High1": "a single card of the highest rank",
+               "HighRun": "a run headed by a card of the highest rank"}
 PILES = 7
 HIGHEST = 12
 # quagnes numbers suits clubs, diamonds, spades, hearts (same colour = equal mod 2).
