@@ -278,3 +278,19 @@ def played(board: R.Board, move: R.Move) -> R.Board:
 def test_a_face_down_pack_is_one_error_line(tmp_path):
     assert pages.refusal(PACK, tmp_path, "Down-Suit-AnyRun-NoSplit").startswith(
         "the page plays face-up rules only, not Down-Suit-AnyRun-NoSplit")
+
+
+CHECK = """([p, from, to]) => window.puzzlegen.games.agnes.check(p, from, to)"""
+
+
+def test_a_card_refused_by_an_empty_pile_is_told_what_it_takes(game):
+    """The reason names what the rule book says an empty pile takes under the puzzle's rules."""
+    deal = R.deal_from_seed(5)
+    for name in ("Up-Suit-None", "Up-Color-High1", "Up-Suit-HighRun-NoSplit"):
+        board = R.Board.start(deal, R.parse_rules(name))
+        board.piles[1] += board.piles[0]
+        board.piles[0] = []                       # pile 1 empty; pile 2 ends with a low card
+        low = next(j for j in range(1, 7) if board.rel(board.piles[j][-1]) < R.HIGHEST)
+        from_cell = len(board.piles[low]) * 7 + low
+        assert game.evaluate(CHECK, [page_position(board), from_cell, 7]) == \
+            f"an empty pile takes {R.EMPTY_TAKES[board.rules.empty]} here"
