@@ -13,7 +13,7 @@
   "use strict";
 
   const { parse: parseCard, name: cardName } = puzzlegen.cards;
-  const { tooLarge, undoHint } = puzzlegen.hints;
+  const { tooLarge, undoHint, winningHint } = puzzlegen.hints;
   const PILES = 7;
   const STOCK = 6;                           // the stock's cell in row 0; 0..3 the foundations
   const HIGHEST = 12;
@@ -481,15 +481,8 @@
       move = here.move;
     }
     const cells = cellsOf(p, move);
-    const notes = step === undefined ? [] : ["the stored solution's next move"];
-    const keep = winningMoves(p), legal = moves(p).length;
-    if (keep !== null) {
-      notes.push(keep + " of " + legal + (legal === 1 ? " legal move keeps" : " legal moves keep") +
-                 " the deal winnable");
-    }
-    return { from: cells.from, to: cells.to, verdict: "wins",
-             text: "Still winnable: " + name(move) +
-                   (notes.length ? " (" + notes.join("; ") + ")" : "") + "." };
+    return winningHint(cells.from, cells.to, name(move), winningMoves(p), moves(p).length,
+                       "the deal", step === undefined ? null : "the stored solution's next move");
   }
 
   /** How many legal moves of `p` keep the deal winnable, each decided within `COUNT_STATES`;

@@ -29,12 +29,17 @@
   }
 
   /** The hint for a winnable position: the move [from, to] (`described` for people), with how
-   *  many of the `legal` moves keep `what` winnable. */
-  function winningHint(from, to, described, keep, legal, what) {
+   *  many of the `legal` moves keep `what` winnable (`keep` null: not counted), after an optional
+   *  `note` on where the move comes from. */
+  function winningHint(from, to, described, keep, legal, what, note) {
+    const notes = note ? [note] : [];
+    if (keep !== null) {
+      const verb = legal === 1 ? " legal move keeps " : " legal moves keep ";
+      notes.push(keep + " of " + legal + verb + what + " winnable");
+    }
     return { from: from, to: to, verdict: "wins",
-             text: "Still winnable: " + described + " (" + keep + " of " + legal +
-                   (legal === 1 ? " legal move keeps " : " legal moves keep ") + what +
-                   " winnable)." };
+             text: "Still winnable: " + described +
+                   (notes.length ? " (" + notes.join("; ") + ")" : "") + "." };
   }
 
   puzzlegen.hints = { tooLarge: tooLarge, undoHint: undoHint, winningHint: winningHint };
