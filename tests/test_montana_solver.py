@@ -232,20 +232,85 @@ def test_forgetting_keeps_every_other_layout_findable():
         key[-1] = gen << np.uint64(shift + kernel.HOP_BITS)
         for i, v in enumerate(api._encode(cells, n)):
             key[word[i]] += np.uint64(v - v // n) * mul[i]
-        if kernel._insert(keys, key, np.uint64(shift), gen, 0, 64, 0, False) == 1:
+        if kernel._insert(keys, 64, key, np.uint64(shift), gen, 0, 64, 0, False) == 1:
             layouts.append((key, not kernel._open_column(api._encode(cells, n), n)))
     assert sum(two for _, two in layouts) >= 3 and not all(two for _, two in layouts)
     stamp_shift = np.uint64(shift + kernel.HOP_BITS)
     start = np.zeros(words, np.uint64)  # the key whose home the search for a slot starts at
-    while kernel._forget_one(keys, start, stamp_shift, gen, word, mul, n, np.uint64(shift),
+    while kernel._forget_one(keys, 64, start, stamp_shift, gen, word, mul, n, np.uint64(shift),
                              True):
         start[0] += np.uint64(1)
-        present = [kernel._insert(keys, key.copy(), np.uint64(shift), gen, 64, 64, 0, False) == 0
-                   for key, _ in layouts]
+        present = [kernel._insert(keys, 64, key.copy(), np.uint64(shift), gen, 64, 64, 0,
+                                  False) == 0 for key, _ in layouts]
         assert all(present[i] for i, (_, two) in enumerate(layouts) if not two)
         assert sum(present) == len(layouts) - 1
         layouts = [layout for layout, here in zip(layouts, present) if here]
     assert not any(two for _, two in layouts)
+
+
+@pytest.mark.parametrize("dominance", [False, True])
+def test_a_growing_table_keeps_every_layout_findable(dominance):
+    """Doubling the slots a search uses moves each layout to where a probe from its new home
+    finds it, probes that wrap round the table's end included (with ``dominance``, the hops
+    stored beside a key are not part of its home), and an older search's entries (another
+    stamp) count as free throughout: 300 small tables grown from 4 slots to 256."""
+    words, shift = 3, np.uint64(40)
+    stamp_shift = shift + np.uint64(kernel.HOP_BITS)
+    keep = np.uint64(kernel._layout_bits(shift, dominance))
+    rnd = np.random.default_rng(7)
+
+    def random_key(gen):
+        key = rnd.integers(0, 2**63, words, dtype=np.uint64) * np.uint64(2)
+        key[-1] = (key[-1] & ((np.uint64(1) << shift) - np.uint64(1))) | (gen << stamp_shift)
+        return key
+    for _ in range(300):
+        keys = np.zeros((256, words), np.uint64)
+        for _ in range(100):  # an older search's layouts, all over the table
+            kernel._insert(keys, 256, random_key(np.uint64(1)), shift, np.uint64(1), 0, 256, 0,
+                           False)
+        gen, size, stored = np.uint64(2), 4, []
+        while len(stored) < 128:
+            key = random_key(gen)
+            assert kernel._insert(keys, size, key, shift, gen, len(stored), 256,
+                                  int(rnd.integers(8)), dominance) == 1
+            stored.append(key)
+            if 2 * len(stored) > size:
+                size = kernel._grow(keys, size, stamp_shift, gen, keep)
+                here = keys[:, -1] >> stamp_shift == gen
+                assert here.sum() == len(stored) and not here[size:].any()
+                assert all(kernel._insert(keys, size, key.copy(), shift, gen, 0, 256, 15,
+                                          dominance) == 0 for key in stored)
+
+
+def test_a_rounds_work_does_not_depend_on_earlier_rounds():
+    """Where a layout sits in the table, and so which layouts forgetting empties and how many
+    moves a round makes, is the same whatever the process searched before: the slot comes from
+    the layout, never from the generation stamp."""
+    rules, search = Rules(7, movable_twos=True), Search(hop_passes=0)
+
+    def work(seed):
+        result = solve_round(deal_from_seed(seed, 7), Limits(nodes=20_000_000), rules, 3000,
+                             search=search, forget=True)
+        return result.status, result.value, result.moves, result.nodes, result.details
+    seeds = range(8)
+    first = [work(seed) for seed in seeds]
+    again = [work(seed) for seed in reversed(seeds)][::-1]
+    assert first == again
+    assert sum(details["forgotten"] > 0 for *_, details in first) >= 2
+
+
+def test_a_small_search_touches_only_the_first_slots():
+    """A search starts on the table's first 2**12 slots and doubles them when half are full, so
+    a small one leaves the rest of a large table untouched (its pages never mapped)."""
+    cells = deal_from_seed(5, 13)  # a lost round of about 3,000 layouts
+    api._tables.clear()
+    result = solve_round(cells, max_states=1_000_000)
+    (entry,) = api._tables.values()
+    used = np.flatnonzero(entry[0][:, -1])
+    stored = result.details["table"]
+    assert len(used) == stored and 1000 < stored < 50_000
+    assert used.max() < max(kernel.FIRST_SIZE, 1 << (2 * stored - 1).bit_length())
+    assert entry[0].shape[0] == 1 << 21
 
 
 def test_limits_report_limit_never_unsolvable():

@@ -8,7 +8,11 @@ base ``4 * (n - 1) + 1``) packed into 64-bit words, cell ``i`` being worth ``mul
 from ``shift`` hold the fewest hops a layout was reached with in a hop-budget pass (outside the
 comparison) or a class's free rows (below), and above them a generation stamp: a slot whose
 stamp is not the current one is empty, so the table needs no clearing between searches, and it
-never confuses two layouts.
+never confuses two layouts.  A search starts on the table's first 2**12 slots and doubles the part
+it uses whenever half of it is full, so a small search touches little memory.  Neither a slot's
+hash nor that growth reads the stamp, so where a layout sits, and with it which one forgetting
+(below) empties, is the same in every search: a result and its counts depend on the layout, the
+rules and the limits only, never on what the process searched before.
 
 The search visits every layout reachable in the round once and keeps the first one with the
 most locked cards (a win stops it).  With ``prune`` a layout is not expanded when an upper bound
@@ -99,6 +103,7 @@ EXHAUSTED, WON, LIMIT = 0, 1, 2
 # with a first-column gap, at most three such gaps of three Twos plus four Twos entering).
 MAX_MOVES = 16
 HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
+FIRST_SIZE = 1 << 12  # table slots a search starts with; it doubles when half of them are used
 
 
 @leaf
@@ -499,24 +504,59 @@ def _recurs(stored, word, mul, n, shift):
 
 
 @leaf
-def _home(key, mask):
-    """The table slot where ``key``'s probe starts."""
+def _layout_bits(shift, dominance):
+    """The bits of a key's last word that name its layout (hashed and compared): those below
+    the stamp, but for the hops of a hop-budget pass (``dominance``)."""
+    bits = (np.uint64(1) << (shift + np.uint64(HOP_BITS))) - np.uint64(1)
+    return bits & ~(np.uint64((1 << HOP_BITS) - 1) << shift) if dominance else bits
+
+
+@leaf
+def _home(key, mask, keep):
+    """The table slot where ``key``'s probe starts: a hash of its layout (``keep``: the bits of
+    the last word that name it), never of its stamp."""
+    last = key.shape[0] - 1
     h = np.uint64(0x243F6A8885A308D3)
-    for w in range(key.shape[0]):
-        h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
+    for w in range(last + 1):
+        h = (h ^ (key[w] & keep if w == last else key[w])) * np.uint64(0x9E3779B97F4A7C15)
         h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(mask))
 
 
 @leaf
-def _forget_one(keys, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
+def _grow(keys, size, stamp_shift, gen, keep):
+    """Double the slots this search uses (the first ``size``) and return the new size.
+
+    One pass in slot order moves each layout back to the first free slot from its new home
+    (its old home, or ``size`` above it) when one lies before it.  A slot of the lower half is
+    emptied only when the pass reaches it, one of the upper half only once the pass is there,
+    and a probe from the lower half never wraps round the end (the upper half would have to be
+    full), so every slot a probe passed when its layout was settled stays full."""
+    last = keys.shape[1] - 1
+    mask = 2 * size - 1
+    for j in range(2 * size):
+        if keys[j, last] >> stamp_shift != gen:
+            continue
+        i = _home(keys[j], mask, keep)
+        while i != j and keys[i, last] >> stamp_shift == gen:
+            i = (i + 1) & mask
+        if i != j:
+            for w in range(last + 1):
+                keys[i, w] = keys[j, w]
+            keys[j, last] = np.uint64(0)
+    return 2 * size
+
+
+@leaf
+def _forget_one(keys, size, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
     """Empty the first slot from ``key``'s home on whose layout cannot recur, keeping every
     other key findable (backward-shift deletion); False if no slot can go.  Forgetting where
     the new key goes keeps the table evenly filled (a cursor going round it would leave a run
     of full slots ahead of it)."""
-    mask = keys.shape[0] - 1
+    mask = size - 1
     last = keys.shape[1] - 1
-    start = _home(key, mask)
+    keep = _layout_bits(shift, False)
+    start = _home(key, mask, keep)
     for step in range(mask + 1):
         i = (start + step) & mask
         if keys[i, last] >> stamp_shift == gen and not (
@@ -529,7 +569,7 @@ def _forget_one(keys, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
         j = (j + 1) & mask
         if keys[j, last] >> stamp_shift != gen:
             break
-        k = _home(keys[j], mask)
+        k = _home(keys[j], mask, keep)
         if (i < k <= j) if i <= j else (i < k or k <= j):
             continue  # its probe path does not cross the emptied slot
         for w in range(last + 1):
@@ -540,16 +580,16 @@ def _forget_one(keys, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
 
 
 @leaf
-def _insert(keys, key, shift, gen, states, max_states, hops, dominance):
-    """Add ``key`` to the table: 1 if new, 0 if already there, 2 if the table is full.  With
-    ``dominance`` (a hop-budget pass) the last word's bits from ``shift`` hold the fewest hops
-    the layout was reached with, outside the comparison: 0 if it is there with as few hops or
-    fewer, 3 if with more (now lowered: search it again)."""
+def _insert(keys, size, key, shift, gen, states, max_states, hops, dominance):
+    """Add ``key`` to the table's first ``size`` slots: 1 if new, 0 if already there, 2 if the
+    table is full.  With ``dominance`` (a hop-budget pass) the last word's bits from ``shift``
+    hold the fewest hops the layout was reached with, outside the comparison: 0 if it is there
+    with as few hops or fewer, 3 if with more (now lowered: search it again)."""
     last = key.shape[0] - 1
     stamp_shift = shift + np.uint64(HOP_BITS)
     field = np.uint64((1 << HOP_BITS) - 1) << shift if dominance else np.uint64(0)
-    mask = keys.shape[0] - 1
-    slot = _home(key, mask)
+    mask = size - 1
+    slot = _home(key, mask, _layout_bits(shift, dominance))
     while keys[slot, last] >> stamp_shift == gen:
         same = (keys[slot, last] & ~field) == key[last]
         for w in range(last):
@@ -820,6 +860,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     ng = 0
     key = np.zeros(keys.shape[1], np.uint64)
     key[-1] = gen << (shift + np.uint64(HOP_BITS))
+    size = min(FIRST_SIZE, keys.shape[0])  # the table slots this search uses so far
     for i in range(cells):
         v = board[i]
         if v == 0:
@@ -853,7 +894,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     if use_tt:
         if classes:
             _class_key(board, key, word, mul, n, free, shift, probe, tmp)
-        _insert(keys, probe if classes else key, shift, gen, 0, max_states, 0, budget)
+        _insert(keys, size, probe if classes else key, shift, gen, 0, max_states, 0, budget)
         states = 1
         recurring = 1 if movable_twos and _open_column(board, n) else 0
     best, final_arr = _class_locked(board, n, free, tmp, gain)
@@ -912,13 +953,13 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
         if use_tt:
             if classes:
                 _class_key(board, key, word, mul, n, free, shift, probe, tmp)
-            fresh = _insert(keys, probe if classes else key, shift, gen, states - forgotten,
-                            max_states, hops, budget)
+            fresh = _insert(keys, size, probe if classes else key, shift, gen,
+                            states - forgotten, max_states, hops, budget)
             if fresh == 2 and forget and 2 * recurring < max_states and _forget_one(
-                    keys, probe if classes else key, shift + np.uint64(HOP_BITS), gen, word,
-                    mul, n, shift, movable_twos):
+                    keys, size, probe if classes else key, shift + np.uint64(HOP_BITS), gen,
+                    word, mul, n, shift, movable_twos):
                 forgotten += 1  # one slot free now: the key goes in
-                fresh = _insert(keys, probe if classes else key, shift, gen,
+                fresh = _insert(keys, size, probe if classes else key, shift, gen,
                                 states - forgotten, max_states, hops, budget)
             if fresh == 2:
                 return LIMIT, best, moves, final_arr, nodes, states, budget_hit, forgotten
@@ -926,6 +967,9 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
                 states += 1
                 if movable_twos and _open_column(board, n):
                     recurring += 1
+                if 2 * (states - forgotten) > size and size < keys.shape[0]:
+                    size = _grow(keys, size, shift + np.uint64(HOP_BITS), gen,
+                                 _layout_bits(shift, budget))
         if fresh != 0:
             path_src[d] = s
             path_dst[d] = t
