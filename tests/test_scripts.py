@@ -77,3 +77,33 @@ def test_choices_refuses_a_game_it_does_not_count(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ")
     assert "choices are counted for agnes and montana packs" in proc.stderr
+
+
+def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_path):
+    """benchmarks/agnes_particles.py: at the grade's own count its estimate is the pack's
+    hardness, and a puzzle whose games all died is counted as never won."""
+    pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
+    pack["puzzles"] = [pack["puzzles"][0], next(p for p in pack["puzzles"]
+                                               if p["metrics"]["careful_reached"] < 52)]
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(pack))
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path),
+                           "--particles", "1000,2000"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    for row, entry in zip(report["puzzles"], pack["puzzles"]):
+        first = row["estimates"][0]
+        assert first["hardness"] == round(entry["metrics"]["hardness"], 3)
+        assert first["reached"] == entry["metrics"]["careful_reached"]
+    easy, hard = (report["levels"][p["level"]]["1000"] for p in pack["puzzles"])
+    assert (easy["never_won"], hard["never_won"]) == (0, 1)
+
+
+def test_agnes_particles_refuses_another_game_and_a_bad_count():
+    montana = str(ROOT / "puzzles/montana-8.json")
+    for args in ([montana], [montana.replace("montana-8", "agnes-up-suit-anyrun-nosplit"),
+                             "--particles", "1000,x"]):
+        proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
