@@ -1,18 +1,23 @@
 """Does an Agnes grade measure the puzzle, or the number of simulated games?
 
     python benchmarks/agnes_particles.py puzzles/agnes-up-suit-anyrun-nosplit.json
-    python benchmarks/agnes_particles.py PACK --particles 1000,10000,100000
+    python benchmarks/agnes_particles.py PACK --player bold --against choices.json
 
 An Agnes hardness is the careful player's log10 chance to win, estimated by multilevel splitting
 over ``game.PARTICLES`` (1,000) games (``solvers.agnes.game.chance``).  When every game dies at
 some step, the estimate counts that step as 0.5 in the number of games and extrapolates the rest
 (times 52 / the cards home), so that figure depends on the number of games: with ten times as
-many games, a step no game makes counts ten times less.  This script estimates the careful
-player's chance on each puzzle of the pack (its canonical deal, the grade's own random stream)
-with each of ``--particles`` and reports, per puzzle and per level: the hardness, the cards home
-when every game died (52: some game won), and the seconds.  A hardness that moves with the
-particle count is not a property of the puzzle; one that stays put (up to the noise of a
-measured chance) is.
+many games, a step no game makes counts ten times less.  This script estimates ``--player``'s
+chance (``careful``, or ``bold``: see ``solvers.agnes.players``) on each puzzle of the pack (its
+canonical deal, the player's own random stream) with each of ``--particles`` and reports, per
+puzzle and per level: the hardness, the cards home when every game died (52: some game won),
+the seconds, and the *escalated* estimate (the first count at which some game won, else the
+last).  A hardness that moves with the particle count is not a property of the puzzle; one
+that stays put (up to the noise of a measured chance) is.
+
+``--against``: the JSON that ``benchmarks/choices.py`` printed for the same pack; then Spearman's
+correlation of each estimate (and of the pack's own grade) with that exact figure no player
+enters (``-line_log10``: higher is harder), over all puzzles and over those above medium.
 """
 from __future__ import annotations
 
@@ -24,23 +29,83 @@ import time
 from puzzlegen import packs
 from puzzlegen.grading import LEVELS
 from solvers import game as games
+from solvers.agnes import players
 from solvers.agnes.game import GAME, PARTICLES, chance
 from solvers.errors import BadInput
 
+PLAYERS = {"careful": players.CAREFUL, "bold": players.BOLD}
 
-def estimates(deal, rules, particles: list[int]) -> list[dict]:
-    """The careful player's hardness, cards home (52: won) and seconds at each particle count."""
+
+def estimates(deal, rules, player: int, particles: list[int]) -> list[dict]:
+    """The player's hardness, cards home (52: won) and seconds at each particle count."""
     canon = GAME.canonical(deal, rules)
     out = []
     for count in particles:
         start = time.perf_counter()
-        log_p, reached = chance(canon, rules, 0, count)
+        log_p, reached = chance(canon, rules, player, count)
         out.append({"particles": count, "hardness": round(-log_p, 3), "reached": reached,
                     "seconds": round(time.perf_counter() - start, 3)})
     return out
 
 
-def report(path: str, particles: list[int]) -> dict:
+def escalated(found: list[dict]) -> dict:
+    """The first estimate in which some game won, else the last."""
+    return next((e for e in found if e["reached"] == 52), found[-1])
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Ranks from 0, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in order[i:j + 1]:
+            out[k] = (i + j) / 2
+        i = j + 1
+    return out
+
+
+def spearman(a: list[float], b: list[float]) -> float | None:
+    """Spearman's rank correlation (None when either side is constant)."""
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    var = sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)
+    return round(cov / var ** 0.5, 3) if var else None
+
+
+def correlations(rows: list[dict], grades: dict[str, float], exact: dict[str, float],
+                 particles: list[int]) -> dict:
+    """Spearman's correlation of each estimate and of the grade with the exact figure."""
+    columns = {"grade": lambda r: grades[r["id"]],
+               "escalated": lambda r: escalated(r["estimates"])["hardness"],
+               **{str(count): (lambda r, i=i: r["estimates"][i]["hardness"])
+                  for i, count in enumerate(particles)}}
+    out = {}
+    for scope, chosen in (("all", rows),
+                          ("above_medium", [r for r in rows
+                                            if r["level"] not in ("easy", "medium")])):
+        if missing := [r["id"] for r in chosen if r["id"] not in exact]:
+            raise BadInput(f"--against has no line_log10 for puzzle {missing[0]}")
+        out[scope] = {name: spearman([pick(r) for r in chosen], [exact[r["id"]] for r in chosen])
+                      for name, pick in columns.items()} if len(chosen) > 2 else None
+    return out
+
+
+def read_choices(path: str) -> dict[str, float]:
+    """Each puzzle's ``-line_log10`` from benchmarks/choices.py's JSON."""
+    try:
+        with open(path) as handle:
+            return {r["id"]: -r["line_log10"] for r in json.load(handle)["puzzles"]}
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"--against: {path} is not the JSON benchmarks/choices.py prints "
+                       f"({type(exc).__name__}: {exc})") from None
+
+
+def report(path: str, player: str, particles: list[int], against: str | None = None) -> dict:
     pack = packs.load(path)
     if pack["game"] != "agnes":
         raise BadInput(f"{path} is a {pack['game']} pack; this script reads Agnes packs")
@@ -48,9 +113,10 @@ def report(path: str, particles: list[int]) -> dict:
     rows = []
     for entry in pack["puzzles"]:
         rules = game.parse_rules(entry["rules"])
-        rows.append({"id": entry["id"], "level": entry["level"],
-                     "estimates": estimates(game.parse_deal(entry["deal"], rules), rules,
-                                            particles)})
+        found = estimates(game.parse_deal(entry["deal"], rules), rules, PLAYERS[player],
+                          particles)
+        rows.append({"id": entry["id"], "level": entry["level"], "estimates": found,
+                     "escalated": escalated(found)})
     levels = {}
     for level in [name for name in LEVELS if any(r["level"] == name for r in rows)]:
         mine = [r["estimates"] for r in rows if r["level"] == level]
@@ -58,7 +124,15 @@ def report(path: str, particles: list[int]) -> dict:
             "median_hardness": round(statistics.median(e[i]["hardness"] for e in mine), 2),
             "never_won": sum(e[i]["reached"] < 52 for e in mine),
             "puzzles": len(mine)} for i, count in enumerate(particles)}
-    return {"pack": path, "particles": particles, "levels": levels, "puzzles": rows}
+        levels[level]["escalated_median"] = round(statistics.median(
+            escalated(e)["hardness"] for e in mine), 2)
+    out = {"pack": path, "player": player, "particles": particles, "levels": levels,
+           "puzzles": rows}
+    if against:
+        exact = read_choices(against)
+        grades = {e["id"]: e["metrics"]["hardness"] for e in pack["puzzles"]}
+        out["spearman_with_choices"] = correlations(rows, grades, exact, particles)
+    return out
 
 
 def main() -> None:
@@ -67,6 +141,10 @@ def main() -> None:
     ap.add_argument("--particles", default=f"{PARTICLES},{10 * PARTICLES},{100 * PARTICLES}",
                     help="simulated games of each estimate, comma-separated "
                          "(default: the grade's count, 10 and 100 times it)")
+    ap.add_argument("--player", choices=sorted(PLAYERS), default="careful",
+                    help="the simulated player (default careful: the grade's)")
+    ap.add_argument("--against", metavar="CHOICES_JSON",
+                    help="benchmarks/choices.py's JSON for the same pack: correlate with it")
     args = ap.parse_args()
     try:
         particles = [int(text) for text in args.particles.split(",")]
@@ -76,7 +154,7 @@ def main() -> None:
     if min(particles) < 1 or max(particles) > 10_000_000:
         ap.exit(2, f"error: --particles must be 1..10,000,000, not {args.particles}\n")
     try:
-        print(json.dumps(report(args.pack, particles), indent=1))
+        print(json.dumps(report(args.pack, args.player, particles, args.against), indent=1))
     except (BadInput, OSError) as exc:
         ap.exit(2, f"error: {exc}\n")
 

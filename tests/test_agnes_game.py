@@ -1,6 +1,8 @@
 """The Agnes game object against the contract: text round trips, replay, solve and limits,
 symmetries, figures and hardness."""
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +138,20 @@ def test_explain_says_when_a_player_never_won():
     text = G.explain("easy", 12.0, metrics, ANYRUN)
     assert "wins about 1 game in 40 (harder than 12%" in text
     assert text.endswith("never won in 2,000 simulated games (at best 9 cards home).")
+
+
+def test_the_bold_player_wins_where_the_careful_one_meets_a_wall():
+    """A shipped master puzzle: the careful player (foundation moves at once, the deal only when
+    stuck) never gets past 2 cards home, even with 10,000 games; the bold one, who may try any
+    move one time in five, wins it with 1,000.  Both estimates repeat exactly."""
+    from solvers.agnes.game import chance
+    from solvers.agnes.players import BOLD, CAREFUL
+    pack = json.loads((Path(__file__).resolve().parent.parent
+                       / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
+    entry = next(p for p in pack["puzzles"] if p["id"].endswith("master-003"))
+    rules = G.parse_rules(entry["rules"])
+    deal = G.canonical(G.parse_deal(entry["deal"], rules), rules)
+    assert chance(deal, rules, CAREFUL, 10_000)[1] == 2
+    bold = chance(deal, rules, BOLD, 1000)
+    assert bold[1] == 52 and -9 < bold[0] < -3
+    assert chance(deal, rules, BOLD, 1000) == bold

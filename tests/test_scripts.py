@@ -100,6 +100,37 @@ def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_
     assert (easy["never_won"], hard["never_won"]) == (0, 1)
 
 
+def test_agnes_particles_correlates_a_player_with_the_exact_choices(tmp_path):
+    """``--player bold --against``: the bold player's estimates, the escalated one among them,
+    and their Spearman correlations with choices.py's figure; a file that is not choices.py's
+    JSON is one error line."""
+    pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
+    pack["puzzles"] = pack["puzzles"][::7]  # one a level
+    path, against = tmp_path / "five.json", tmp_path / "choices.json"
+    path.write_text(json.dumps(pack))
+    against.write_text(json.dumps({"puzzles": [
+        {"id": p["id"], "line_log10": -float(i)} for i, p in enumerate(pack["puzzles"])]}))
+    script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path),
+              "--player", "bold", "--particles", "300,600"]
+    proc = subprocess.run([*script, "--against", str(against)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["player"] == "bold" and len(report["puzzles"]) == 5
+    for row in report["puzzles"]:
+        won = [e for e in row["estimates"] if e["reached"] == 52]
+        assert row["escalated"] == (won[0] if won else row["estimates"][-1])
+    grade = report["spearman_with_choices"]["all"]["grade"]
+    assert grade == 1.0  # the made-up figure ranks the levels as the grades do
+    assert set(report["spearman_with_choices"]["above_medium"]) == {"grade", "escalated",
+                                                                    "300", "600"}
+    against.write_text("[1, 2]")
+    proc = subprocess.run([*script, "--against", str(against)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: --against: ")
+    assert len(proc.stderr.splitlines()) == 1
+
+
 def test_agnes_particles_refuses_another_game_and_a_bad_count():
     montana = str(ROOT / "puzzles/montana-8.json")
     for args in ([montana], [montana.replace("montana-8", "agnes-up-suit-anyrun-nosplit"),

@@ -203,6 +203,13 @@ def _dead(piles, ln):
 
 
 @leaf
+def _safe_home(found, c):
+    """Whether card ``c``, playable to its foundation, can go there for good: the other suit
+    of its colour is home to two ranks below it, so no card could ever need to go onto it."""
+    return found[3 - (c & 3)] >= (c >> 2) - 2
+
+
+@leaf
 def _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf, at):
     """Write the moves of this state into ``buf[at:]``; return how many.  The search tries them
     last to first, as quagnes does: pile 7's foundation move, its runs longest first, ..., the
@@ -212,9 +219,7 @@ def _gen(piles, ln, hid, found, stock, same_suit, empty_rule, split, prune, buf,
         for p in range(7):
             if ln[p] > 0:
                 c = piles[p, ln[p] - 1]
-                r = c >> 2
-                s = c & 3
-                if r == found[s] + 1 and found[3 - s] >= r - 2:
+                if (c >> 2) == found[c & 3] + 1 and _safe_home(found, c):
                     buf[at] = 1 | (p << 2)
                     return 1
     if stock > 0:

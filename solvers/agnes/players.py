@@ -1,14 +1,23 @@
 """Simulated Agnes players, for grading: the chance that a simple player wins a deal.
 
-Both players put a card on a foundation whenever they can (the first pile's first), lose when
-no move is left or after ``MAX_PLAY`` moves, and otherwise:
+Every player puts a card on a foundation whenever it can (the first pile's first; the bold one,
+when it tries anything, only a safe one), loses when no move is left or after ``MAX_PLAY``
+moves, and otherwise:
 
 - the **careful** player picks uniformly among the tableau moves except the one taking its
   previous move straight back and those returning to a position met since its last deal or
   foundation move; it deals only when no such move is left, and gives up after ``AIMLESS``
   such moves in a row;
 - the **hasty** player picks uniformly among every legal move (the deal included) except the
-  one taking its previous move straight back.
+  one taking its previous move straight back;
+- the **bold** player plays as the careful one, except that at each move, with chance
+  ``BOLD_SHARE``, it tries anything: a foundation move only at once when it is safe (the
+  solver's ``SAFE`` rule: no card could ever need to go onto it), otherwise any legal move,
+  the deal and other foundation moves included, but the one taking its previous move straight
+  back and those returning to a position met since its last deal or foundation move.  So no
+  winning line is out of its reach (within ``MAX_PLAY`` moves, and ``AIMLESS`` a stretch),
+  where a player who must play to the foundations at once and deal only when stuck cannot win
+  some deals at all.
 
 A win can be rare (one game in a million), so the chance is estimated by multilevel splitting,
 a sequential Monte Carlo over the game's progress (16 per card on the foundations, plus how
@@ -19,18 +28,19 @@ up to a won game.  The chance is the product of the steps' shares (an unbiased e
 no game makes a step, that step's share counts as ``0.5 / particles`` and the estimate stops
 there (the caller is told how far the games got).
 
-Both play on the kernel's board (``kernel._gen`` without prunings, ``kernel._apply``) with
+All play on the kernel's board (``kernel._gen`` without prunings, ``kernel._apply``) with
 numba's generator seeded by the caller, so an estimate depends on the deal, the rules, the
 number of particles and the seed only.
 """
 import numpy as np
 from numba import njit
 
-from solvers.agnes.kernel import _apply, _encode, _gen, _undo
+from solvers.agnes.kernel import _apply, _encode, _gen, _safe_home, _undo
 from solvers.jit import leaf
 
 MAX_PLAY = 1000   # moves in one game; a longer game counts as lost
-CAREFUL, HASTY = 0, 1
+CAREFUL, HASTY, BOLD = 0, 1, 2
+BOLD_SHARE = 0.2  # the bold player's moves that may be anything
 AIMLESS = 200    # tableau moves without a deal or a foundation move after which a careful
                   # player gives up
 CAP = 64          # cards a pile can hold in the kernel's board
@@ -53,21 +63,22 @@ def _progress(piles, ln, found):
 
 
 @leaf
-def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
-    """The careful player's tableau move among ``buf[:n]`` (no foundation move among them),
-    played; False if it has none (no deal left either)."""
+def _fresh(piles, ln, hid, found, state, hist, deck, k, buf, scratch, enc):
+    """Play a random move among ``buf[:k]`` that does not return to a position met since the
+    last deal or foundation move (a deal or foundation move always qualifies); False if none
+    does."""
     if state[4] == 0:   # the position the stretch starts from
         hist[0] = np.int64(_encode(piles, ln, hid, state[0], 0, scratch, enc))
         state[4] = 1
-    k = 0
-    for i in range(n):
-        if (buf[i] & 3) == 2 and buf[i] != state[1]:
-            buf[k] = buf[i]
-            k += 1
     while k > 0:
         i = np.random.randint(k)
         m = buf[i]
         stock, info = _apply(piles, ln, hid, found, state[0], deck, m)
+        if (m & 3) != 2:   # a new stretch starts
+            state[0] = stock
+            state[1] = -1
+            state[4] = 0
+            return True
         h = np.int64(_encode(piles, ln, hid, stock, 0, scratch, enc))
         seen = False
         for j in range(state[4]):
@@ -80,12 +91,38 @@ def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
         _undo(piles, ln, hid, found, stock, m, info)
         k -= 1
         buf[i] = buf[k]
+    return False
+
+
+@leaf
+def _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+    """The careful player's tableau move among ``buf[:n]`` (no foundation move among them),
+    or the deal when it has none; False if neither is left."""
+    k = 0
+    for i in range(n):
+        if (buf[i] & 3) == 2 and buf[i] != state[1]:
+            buf[k] = buf[i]
+            k += 1
+    if _fresh(piles, ln, hid, found, state, hist, deck, k, buf, scratch, enc):
+        return True
     if state[0] == 0:
         return False
     state[0], _ = _apply(piles, ln, hid, found, state[0], deck, 0)
     state[1] = -1
     state[4] = 0
     return True
+
+
+@leaf
+def _bold(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+    """The bold player's try: any move among ``buf[:n]`` but the one taking its previous move
+    back; False if none is left."""
+    k = 0
+    for i in range(n):
+        if buf[i] != state[1]:
+            buf[k] = buf[i]
+            k += 1
+    return _fresh(piles, ln, hid, found, state, hist, deck, k, buf, scratch, enc)
 
 
 @leaf
@@ -99,16 +136,21 @@ def _advance(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, sp
         if state[2] == MAX_PLAY or state[4] == AIMLESS:
             return False
         n = _gen(piles, ln, hid, found, state[0], same_suit, empty_rule, split, 0, buf, 0)
+        tries = player == BOLD and np.random.random() < BOLD_SHARE
         m = -1
         for i in range(n):
-            if (buf[i] & 3) == 1:
+            if (buf[i] & 3) == 1 and not (
+                    tries and not _safe_home(found, piles[buf[i] >> 2, ln[buf[i] >> 2] - 1])):
                 m = buf[i]
                 break
         if m >= 0:
             state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
             state[1] = -1
             state[4] = 0
-        elif player == CAREFUL:
+        elif tries:
+            if not _bold(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+                return False
+        elif player != HASTY:
             if not _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
                 return False
         else:
