@@ -11,8 +11,8 @@ moves, and otherwise:
 - the **hasty** player picks uniformly among every legal move (the deal included) except the
   one taking its previous move straight back;
 - the **bold** player plays as the careful one, except that at each move, with chance
-  ``BOLD_SHARE``, it tries anything: a foundation move only at once when it is safe (the
-  solver's ``SAFE`` rule: no card could ever need to go onto it), otherwise any legal move,
+  ``BOLD_SHARE``, it tries anything: it plays a foundation move at once only when it is safe
+  (the solver's ``SAFE`` rule: no card could ever need to go onto it), otherwise any legal move,
   the deal and other foundation moves included, but the one taking its previous move straight
   back and those returning to a position met since its last deal or foundation move.  So no
   winning line is out of its reach (within ``MAX_PLAY`` moves, and ``AIMLESS`` a stretch),

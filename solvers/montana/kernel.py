@@ -506,7 +506,7 @@ def _recurs(stored, word, mul, n, shift):
 @leaf
 def _layout_bits(shift, dominance):
     """The bits of a key's last word that name its layout (hashed and compared): those below
-    the stamp, but for the hops of a hop-budget pass (``dominance``)."""
+    the stamp, less the hops a hop-budget pass (``dominance``) keeps there."""
     bits = (np.uint64(1) << (shift + np.uint64(HOP_BITS))) - np.uint64(1)
     return bits & ~(np.uint64((1 << HOP_BITS) - 1) << shift) if dominance else bits
 
