@@ -59,6 +59,23 @@ def test_deal_solve_replay(game):
             assert end.value == result.value
 
 
+def test_a_result_does_not_depend_on_what_was_solved_before(game):
+    """Deals solved in one order and then in the reverse one, in one process, get the same
+    status, line, value and work each time, and so do deals stopped by a node limit."""
+    rules = game.parse_rules(game.default_rules)
+    deals = [game.deal_from_seed(seed, rules) for seed in (1, 2, 3, 4)]
+
+    def results(limits):
+        return [(r.status, [game.format_move(m) for m in r.moves], r.value, r.nodes)
+                for r in (game.solve(deal, rules, limits) for deal in deals)]
+    for limits in (LIMITS, Limits(nodes=200)):
+        first = results(limits)
+        deals.reverse()
+        again = results(limits)[::-1]
+        deals.reverse()
+        assert again == first
+
+
 def test_replay_names_a_bad_move(game):
     rules = game.parse_rules(game.default_rules)
     deal = game.deal_from_seed(1, rules)
