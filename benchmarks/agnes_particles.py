@@ -26,9 +26,8 @@ import json
 import statistics
 import time
 
-from puzzlegen import packs
+from puzzlegen import clitools, packs
 from puzzlegen.grading import LEVELS
-from solvers import game as games
 from solvers.agnes import players
 from solvers.agnes.game import GAME, PARTICLES, chance
 from solvers.errors import BadInput
@@ -88,8 +87,6 @@ def correlations(rows: list[dict], grades: dict[str, float], exact: dict[str, fl
     for scope, chosen in (("all", rows),
                           ("above_medium", [r for r in rows
                                             if r["level"] not in ("easy", "medium")])):
-        if missing := [r["id"] for r in chosen if r["id"] not in exact]:
-            raise BadInput(f"--against has no line_log10 for puzzle {missing[0]}")
         out[scope] = {name: spearman([pick(r) for r in chosen], [exact[r["id"]] for r in chosen])
                       for name, pick in columns.items()} if len(chosen) > 2 else None
     return out
@@ -109,11 +106,14 @@ def report(path: str, player: str, particles: list[int], against: str | None = N
     pack = packs.load(path)
     if pack["game"] != "agnes":
         raise BadInput(f"{path} is a {pack['game']} pack; this script reads Agnes packs")
-    game = games.get("agnes")
+    exact = read_choices(against) if against else None  # bad input stops before the work
+    missing = [e["id"] for e in pack["puzzles"] if exact is not None and e["id"] not in exact]
+    if missing:
+        raise BadInput(f"--against has no line_log10 for puzzle {missing[0]}")
     rows = []
     for entry in pack["puzzles"]:
-        rules = game.parse_rules(entry["rules"])
-        found = estimates(game.parse_deal(entry["deal"], rules), rules, PLAYERS[player],
+        rules = GAME.parse_rules(entry["rules"])
+        found = estimates(GAME.parse_deal(entry["deal"], rules), rules, PLAYERS[player],
                           particles)
         rows.append({"id": entry["id"], "level": entry["level"], "estimates": found,
                      "escalated": escalated(found)})
@@ -128,8 +128,7 @@ def report(path: str, player: str, particles: list[int], against: str | None = N
             escalated(e)["hardness"] for e in mine), 2)
     out = {"pack": path, "player": player, "particles": particles, "levels": levels,
            "puzzles": rows}
-    if against:
-        exact = read_choices(against)
+    if exact is not None:
         grades = {e["id"]: e["metrics"]["hardness"] for e in pack["puzzles"]}
         out["spearman_with_choices"] = correlations(rows, grades, exact, particles)
     return out
@@ -151,9 +150,11 @@ def main() -> None:
     except ValueError:
         ap.exit(2, f"error: --particles must be counts separated by commas, not "
                    f"{args.particles!r}\n")
-    if min(particles) < 1 or max(particles) > 10_000_000:
-        ap.exit(2, f"error: --particles must be 1..10,000,000, not {args.particles}\n")
     try:
+        if min(particles) < 1:
+            raise BadInput(f"--particles must be 1 or more, not {args.particles}")
+        clitools.check_memory(f"--particles {max(particles):,}",
+                              max(particles) * players.PARTICLE_BYTES)
         print(json.dumps(report(args.pack, args.player, particles, args.against), indent=1))
     except (BadInput, OSError) as exc:
         ap.exit(2, f"error: {exc}\n")

@@ -133,8 +133,9 @@ def test_agnes_particles_correlates_a_player_with_the_exact_choices(tmp_path):
 
 def test_agnes_particles_refuses_another_game_and_a_bad_count():
     montana = str(ROOT / "puzzles/montana-8.json")
-    for args in ([montana], [montana.replace("montana-8", "agnes-up-suit-anyrun-nosplit"),
-                             "--particles", "1000,x"]):
+    agnes = montana.replace("montana-8", "agnes-up-suit-anyrun-nosplit")
+    for args in ([montana], [agnes, "--particles", "1000,x"], [agnes, "--particles", "0"],
+                 [agnes, "--particles", "1000,10000000000"]):  # far more memory than exists
         proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr

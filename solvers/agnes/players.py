@@ -45,6 +45,7 @@ AIMLESS = 200    # tableau moves without a deal or a foundation move after which
                   # player gives up
 CAP = 64          # cards a pile can hold in the kernel's board
 DIG = 15          # the most covering cards progress tells apart
+PARTICLE_BYTES = 8 * (7 * CAP + 7 + 7 + 4 + 5 + AIMLESS)   # one simulated game's arrays
 WON = 52 * (DIG + 1)   # the progress of a won game (51 cards home make at most WON - 1)
 
 
