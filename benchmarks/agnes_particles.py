@@ -3,17 +3,21 @@
     python benchmarks/agnes_particles.py puzzles/agnes-up-suit-anyrun-nosplit.json
     python benchmarks/agnes_particles.py PACK --player bold --against choices.json
 
-An Agnes hardness is the careful player's log10 chance to win, estimated by multilevel splitting
-over ``game.PARTICLES`` (1,000) games (``solvers.agnes.game.chance``).  When every game dies at
-some step, the estimate counts that step as 0.5 in the number of games and extrapolates the rest
-(times 52 / the cards home), so that figure depends on the number of games: with ten times as
-many games, a step no game makes counts ten times less.  This script estimates ``--player``'s
-chance (``careful``, or ``bold``: see ``solvers.agnes.players``) on each puzzle of the pack (its
-canonical deal, the player's own random stream) with each of ``--particles`` and reports, per
-puzzle and per level: the hardness, the cards home when every game died (52: some game won),
-the seconds, and the *escalated* estimate (the first count at which some game won, else the
-last).  A hardness that moves with the particle count is not a property of the puzzle; one
-that stays put (up to the noise of a measured chance) is.
+An Agnes hardness is the bold player's log10 chance to win, estimated by multilevel splitting
+(``solvers.agnes.game.chance``) over 1,000 games, then 10,000 and 100,000 while every game dies
+(``game.bold_chance``); the careful player's figure (``careful_log10``) uses 1,000 games.  When
+every game dies at some step, an estimate counts that step as 0.5 in the number of games and
+extrapolates the rest (times 52 / the cards home), so that figure depends on the number of
+games: with ten times as many games, a step no game makes counts ten times less (the grade
+never uses such a figure: a deal the bold player never wins has no measured hardness).  This
+script estimates ``--player``'s chance (``bold``, the grade's, or ``careful``: see
+``solvers.agnes.players``) on each puzzle of the pack (its canonical deal, the player's own
+random stream) with each of ``--particles`` and reports, per puzzle and per level: the
+hardness, the cards home when every game died (52: some game won), the seconds, and the
+*escalated* estimate (the first count at which some game won, else the last: with the bold
+player and the default counts, the grade itself).  A hardness that moves with the particle
+count is not a property of the puzzle; one that stays put (up to the noise of a measured
+chance) is.
 
 ``--against``: the JSON that ``benchmarks/choices.py`` printed for the same pack; then Spearman's
 correlation of each estimate (and of the pack's own grade) with that exact figure no player
@@ -29,7 +33,7 @@ import time
 from puzzlegen import clitools, packs
 from puzzlegen.grading import LEVELS
 from solvers.agnes import players
-from solvers.agnes.game import GAME, PARTICLES, chance
+from solvers.agnes.game import BOLD_GAMES, GAME, chance
 from solvers.errors import BadInput
 
 PLAYERS = {"careful": players.CAREFUL, "bold": players.BOLD}
@@ -137,11 +141,11 @@ def report(path: str, player: str, particles: list[int], against: str | None = N
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pack", help="an Agnes pack file")
-    ap.add_argument("--particles", default=f"{PARTICLES},{10 * PARTICLES},{100 * PARTICLES}",
+    ap.add_argument("--particles", default=",".join(map(str, BOLD_GAMES)),
                     help="simulated games of each estimate, comma-separated "
-                         "(default: the grade's count, 10 and 100 times it)")
-    ap.add_argument("--player", choices=sorted(PLAYERS), default="careful",
-                    help="the simulated player (default careful: the grade's)")
+                         "(default: the grade's counts)")
+    ap.add_argument("--player", choices=sorted(PLAYERS), default="bold",
+                    help="the simulated player (default bold: the grade's)")
     ap.add_argument("--against", metavar="CHOICES_JSON",
                     help="benchmarks/choices.py's JSON for the same pack: correlate with it")
     args = ap.parse_args()

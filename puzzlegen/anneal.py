@@ -62,11 +62,14 @@ CONFIRM = 3
 
 
 def hardness_at(percentile: float, table: dict) -> float:
-    """The hardness at this percentile of the calibration (quantiles interpolated linearly)."""
+    """The hardness at this percentile of the calibration (quantiles interpolated linearly;
+    infinite where it draws on a quantile beyond the game's measure)."""
     quantiles = table["hardness"]
     position = min(max(percentile, 0.0), 100.0) / 100.0 * (len(quantiles) - 1)
     low = min(int(position), len(quantiles) - 2)
     share = position - low
+    if share in (0.0, 1.0):
+        return quantiles[low + int(share)]
     return (1 - share) * quantiles[low] + share * quantiles[low + 1]
 
 

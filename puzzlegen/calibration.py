@@ -3,7 +3,10 @@
 For one game and rules (``solvers.game.Designable``; one table per ``calibration_key``), the
 hardness of the winnable random deals ``deal_from_seed(s)``, ``s = seed_start, ...`` is
 summarised by 1001 quantiles, and the level cuts are the hardness at the percentiles of
-``grading.LEVELS``.  A deal's score is its mid-rank percentile among those deals.
+``grading.LEVELS``.  A deal's score is its mid-rank percentile among those deals.  A winnable
+deal whose hardness is beyond the game's measure (:class:`BeyondMeasure`) counts as harder than
+every measured one; a quantile or cut that falls among those deals is not measured (``null``),
+and its level is not offered.
 
 Rebuild: ``python -m puzzlegen.calibration --game stacksquared --rules 4x4 --deals 10000
 --jobs 2 --figures per-deal.jsonl --out puzzlegen/data/calibration-4x4.json``
@@ -22,7 +25,7 @@ from puzzlegen import clitools, runs
 from puzzlegen.fileio import check_writable, write_atomic
 from puzzlegen.grading import LEVELS, QUANTILES
 from solvers import game as games
-from solvers.errors import BadInput, LimitReached
+from solvers.errors import BadInput, BeyondMeasure, LimitReached
 
 
 def deal_figures(job: tuple[str, str, int]) -> dict:
@@ -34,6 +37,9 @@ def deal_figures(job: tuple[str, str, int]) -> dict:
     start = time.perf_counter()
     try:
         value = game.hardness(game.deal_from_seed(seed, rules), rules)
+    except BeyondMeasure:
+        return {"seed": seed, "won": True, "beyond": True,
+                "seconds": round(time.perf_counter() - start, 4)}
     except LimitReached:
         return {"seed": seed, "won": None, "seconds": round(time.perf_counter() - start, 4)}
     record = {"seed": seed, "won": value is not None,
@@ -46,13 +52,26 @@ def deal_figures(job: tuple[str, str, int]) -> dict:
 def summarise(game: games.Designable, rules, seed_start: int, records: list[dict]) -> dict:
     """The calibration table from the per-deal records."""
     winnable = [r for r in records if r["won"] is True]
-    values = np.array([r["hardness"] for r in winnable], dtype=float)
+    values = np.array([np.inf if r.get("beyond") else r["hardness"] for r in winnable],
+                      dtype=float)
+    cuts = measured_quantiles(values, [cut / 100.0 for cut in LEVELS.values()])
     return {"game": game.name, "rules": game.format_rules(rules), "deals": len(records),
             "seed_start": seed_start, "winnable": len(winnable),
             "limit": sum(r["won"] is None for r in records),
-            "cuts": {name: (float(np.quantile(values, cut / 100.0)) if cut > 0 else 0.0)
-                     for name, cut in LEVELS.items()},
-            "hardness": np.quantile(values, QUANTILES).tolist()}
+            "beyond": int(np.isinf(values).sum()),
+            "cuts": {name: (value if cut > 0 else 0.0)
+                     for (name, cut), value in zip(LEVELS.items(), cuts)},
+            "hardness": measured_quantiles(values, QUANTILES)}
+
+
+def measured_quantiles(values: np.ndarray, quantiles) -> list[float | None]:
+    """``np.quantile`` (linear) of ``values``, where infinite values (beyond the measure) count
+    above every finite one: a quantile that would draw on one is None."""
+    finite = np.sort(values[np.isfinite(values)])
+    capped = np.concatenate([finite, np.full(len(values) - len(finite), finite[-1])])
+    position = np.asarray(quantiles) * (len(values) - 1)
+    return [float(q) if np.ceil(p) < len(finite) else None
+            for q, p in zip(np.quantile(capped, quantiles), position)]
 
 
 def compute(game: games.Designable, rules, deals: int, seed_start: int, jobs: int,
@@ -96,7 +115,9 @@ def read_figures(path: str) -> list[dict]:
                 record = json.loads(line)
             except ValueError:
                 record = None
-            if not isinstance(record, dict) or not {"seed", "won"} <= record.keys():
+            if not isinstance(record, dict) or not {"seed", "won"} <= record.keys() or (
+                    record["won"] is True and not record.get("beyond")
+                    and not isinstance(record.get("hardness"), (int, float))):
                 raise BadInput(f"{path}, line {number}: not a figures record")
             records.append(record)
     return records
@@ -143,12 +164,13 @@ def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, ou
             if os.path.exists(figures_out):
                 raise BadInput(f"{figures_out} already exists; use --resume to continue it")
         records = compute(game, rules, deals, seed_start, jobs, figures_out, resume)
-    if not any(r["won"] is True for r in records):
-        raise BadInput("no winnable deal among the records: nothing to calibrate on")
-    write_atomic(out, json.dumps(summarise(game, rules, seed_start, records)))
-    winnable = sum(r["won"] is True for r in records)
-    limits = sum(r["won"] is None for r in records)
-    click.echo(f"{out}: {len(records)} deals, {winnable} winnable, {limits} limit", err=True)
+    if not any(r["won"] is True and not r.get("beyond") for r in records):
+        raise BadInput("no winnable deal of measured hardness among the records: nothing to "
+                       "calibrate on")
+    table = summarise(game, rules, seed_start, records)
+    write_atomic(out, json.dumps(table))
+    click.echo(f"{out}: {table['deals']} deals, {table['winnable']} winnable "
+               f"({table['beyond']} beyond the measure), {table['limit']} limit", err=True)
 
 
 if __name__ == "__main__":

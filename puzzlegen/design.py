@@ -5,6 +5,7 @@ order of ``k``, so the pack depends on the seed alone, not on the number of work
 """
 from __future__ import annotations
 
+import math
 import multiprocessing
 import sys
 from collections import deque
@@ -29,12 +30,22 @@ class AttemptsExhausted(Exception):
 
 
 def check_level(game: Designable, rules, level: str) -> dict:
-    """The calibration of ``rules``; :class:`BadInput` when it cannot tell ``level`` apart."""
+    """The calibration of ``rules``; :class:`BadInput` when it cannot tell ``level`` apart or
+    the level's target hardness is beyond the game's measure."""
+    from puzzlegen.anneal import TARGET, target_hardness
+
     table = load(game, rules)
+    name = f"the {game.name} {game.format_rules(rules)} calibration"
     if level not in offered(table):
-        raise BadInput(f"the {game.name} {game.format_rules(rules)} calibration has "
-                       f"{table['winnable']} winnable deals, too few to tell {level} apart: "
-                       f"choose one of {', '.join(offered(table))}")
+        reason = (f"has {table['winnable']} winnable deals, too few to tell {level} apart"
+                  if table["cuts"][level] < math.inf else
+                  f"cannot tell {level} apart: its cut falls among the "
+                  f"{table.get('beyond', 0)} deals beyond what the grade measures")
+        raise BadInput(f"{name} {reason}: choose one of {', '.join(offered(table))}")
+    if target_hardness(level, table) == math.inf:
+        raise BadInput(f"{name} cannot aim at {level}: its target, the {TARGET[level]:g}th "
+                       f"percentile, falls among the {table.get('beyond', 0)} deals beyond what "
+                       f"the grade measures")
     return table
 
 

@@ -4,12 +4,14 @@ The game (``solvers.game.Designable``) computes the figures, ``hardness`` among 
 every symmetric copy of a deal gets the same ones.  The score (0-100) is the percentile of the
 hardness among random winnable deals of the same rules (``puzzlegen.calibration``), and the
 levels cut it: easy below 50, medium 50-90, hard 90-99, expert 99-99.9, master the hardest 0.1%.
-A level is offered only where the calibration has at least ``SUPPORT`` deals harder than its cut.
-A deal that cannot be won is ``"unsolvable"``.
+A level is offered only where its cut is measured (not among the deals whose hardness is beyond
+the game's measure) and the calibration has at least ``SUPPORT`` deals harder than it.  A deal
+that cannot be won is ``"unsolvable"``.
 """
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -74,13 +76,23 @@ def _load(name: str, key: str, rules_text: str) -> dict:
         raise BadInput(f"no difficulty calibration for {name} {rules_text}; build one with "
                        f"python -m puzzlegen.calibration --game {name} --rules {rules_text} "
                        f"--out puzzlegen/data/calibration-{key}.json (docs/design.md)")
-    return json.loads(path.read_text())
+    return read_table(path.read_text())
+
+
+def read_table(text: str) -> dict:
+    """A calibration table from its JSON, a quantile or cut beyond the game's measure (``null``)
+    as infinity: above every measured hardness."""
+    table = json.loads(text)
+    table["hardness"] = [math.inf if q is None else q for q in table["hardness"]]
+    table["cuts"] = {name: math.inf if q is None else q for name, q in table["cuts"].items()}
+    return table
 
 
 def offered(table: dict) -> list[str]:
-    """The levels this calibration can tell apart."""
+    """The levels this calibration can tell apart: a measured cut with enough deals above."""
     return [name for name, cut in LEVELS.items()
-            if table["winnable"] * (1.0 - cut / 100.0) >= SUPPORT]
+            if table["winnable"] * (1.0 - cut / 100.0) >= SUPPORT
+            and table["cuts"][name] < math.inf]
 
 
 def level_of(score: float, levels: list[str] | None = None) -> str:

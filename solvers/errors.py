@@ -11,3 +11,8 @@ class BadInput(ValueError):
 
 class LimitReached(Exception):
     """A search inside an analysis (grading, figures) hit its limit: no figure is claimed."""
+
+
+class BeyondMeasure(LimitReached):
+    """A winnable deal whose hardness the grade's player cannot measure (it never won within
+    its limit): harder than every measured deal, but by how much is not claimed."""

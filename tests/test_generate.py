@@ -18,6 +18,7 @@ from puzzlegen.cli import cli
 from puzzlegen.constraints import parse_constraints
 from puzzlegen.grading import grade, load
 from solvers import game as games
+from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.symmetry import canonical
@@ -180,3 +181,26 @@ def test_interrupt_keeps_finished_puzzles(tmp_path):
     pack = packs.load(out)
     assert 1 <= len(pack["puzzles"]) < 500
     assert packs.validate(pack, sample=1) == []
+
+
+@pytest.mark.parametrize("beyond, level, message", [
+    (0, "expert", "has 100 winnable deals, too few to tell expert apart: choose one of easy, "
+                  "medium, hard$"),
+    (11, "hard", "cannot tell hard apart: its cut falls among the 11 deals beyond what the grade "
+                 "measures: choose one of easy, medium"),
+    (7, "hard", "cannot aim at hard: its target, the 95th percentile, falls among the 7 deals "
+                "beyond"),
+])
+def test_a_level_is_generated_only_where_the_calibration_measures_it(monkeypatch, beyond, level,
+                                                                     message):
+    """A pack of a level needs a measured cut with enough deals above it, and a measured target
+    to aim at; otherwise one error before any work."""
+    from puzzlegen import calibration, design
+    from puzzlegen.grading import read_table
+    records = ([{"seed": s, "won": True, "hardness": float(s)} for s in range(100 - beyond)]
+               + [{"seed": 100 + s, "won": True, "beyond": True} for s in range(beyond)])
+    table = read_table(json.dumps(calibration.summarise(GAME, Grid(4, 4), 0, records)))
+    monkeypatch.setattr(design, "load", lambda game, rules: table)
+    with pytest.raises(BadInput, match=message):
+        design.check_level(GAME, Grid(4, 4), level)
+    assert design.check_level(GAME, Grid(4, 4), "medium") is table

@@ -16,10 +16,11 @@ from hypothesis import given, settings, strategies as st
 
 from puzzlegen import calibration
 from puzzlegen.cli import cli
-from puzzlegen.grading import LEVELS, grade as grade_deal, level_of, load, score_of
+from puzzlegen.grading import (LEVELS, grade as grade_deal, level_of, load, offered, read_table,
+                               score_of)
 from solvers import game as games
 from solvers.cards import Card
-from solvers.errors import LimitReached
+from solvers.errors import BadInput, LimitReached
 from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
 from solvers.stacksquared.game import GAME, Grid
@@ -401,5 +402,46 @@ def test_a_shipped_calibration_is_what_the_code_computes(key):
     for part in range(3):
         won = [r for r in records[part * third:(part + 1) * third] if r["won"]]
         for record in sorted(won, key=lambda r: r["seconds"])[:2]:
+            if record.get("beyond"):
+                continue
             again = calibration.deal_figures((game.name, table["rules"], record["seed"]))
             assert again["hardness"] == pytest.approx(record["hardness"], abs=1e-5), record
+
+
+def test_deals_beyond_the_measure_count_above_every_measured_one(tmp_path):
+    """91 winnable deals of measured hardness 0..90 and 9 beyond the measure (and a lost one):
+    the quantiles and cuts that draw on the 9 are not measured (``null`` in strict JSON,
+    infinity once read), so only easy and medium are offered, the 90th percentile is the last
+    measured value, and annealing's targets there interpolate to infinity, never NaN."""
+    from puzzlegen import anneal
+    records = ([{"seed": s, "won": True, "hardness": float(s)} for s in range(91)]
+               + [{"seed": 91 + s, "won": True, "beyond": True} for s in range(9)]
+               + [{"seed": 100, "won": False}])
+    summary = calibration.summarise(GAME, Grid(4, 4), 0, records)
+    text = json.dumps(summary, allow_nan=False)
+    assert summary["winnable"] == 100 and summary["beyond"] == 9 and summary["limit"] == 0
+    assert summary["hardness"][900] == pytest.approx(89.1) and summary["hardness"][910] is None
+    assert summary["cuts"]["medium"] == 49.5 and summary["cuts"]["hard"] == pytest.approx(89.1)
+    assert summary["cuts"]["expert"] is None and summary["cuts"]["master"] is None
+    table = read_table(text)
+    assert offered(table) == ["easy", "medium", "hard"]
+    assert level_of(score_of(table, 90.0), offered(table)) == "hard"
+    assert score_of(table, 90.0) < 99
+    assert anneal.hardness_at(91.0, table) == math.inf
+    assert anneal.hardness_at(90.0, table) == pytest.approx(89.1)
+    path = tmp_path / "figures.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert calibration.read_figures(path) == records
+    path.write_text(json.dumps({"seed": 1, "won": True}) + "\n")
+    with pytest.raises(BadInput, match="line 1: not a figures record"):
+        calibration.read_figures(path)
+
+
+def test_a_level_whose_cut_is_not_measured_is_not_offered():
+    """Beyond the measure above the 89th percentile: the hard cut (90th) is not measured, so a
+    deal there cannot be told hard and the levels stop at medium."""
+    records = ([{"seed": s, "won": True, "hardness": float(s)} for s in range(89)]
+               + [{"seed": 89 + s, "won": True, "beyond": True} for s in range(11)])
+    table = read_table(json.dumps(calibration.summarise(GAME, Grid(4, 4), 0, records)))
+    assert offered(table) == ["easy", "medium"]
+    assert level_of(score_of(table, 88.0), offered(table)) == "medium"

@@ -80,23 +80,26 @@ def test_choices_refuses_a_game_it_does_not_count(tmp_path):
 
 
 def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_path):
-    """benchmarks/agnes_particles.py: at the grade's own count its estimate is the pack's
-    hardness, and a puzzle whose games all died is counted as never won."""
+    """benchmarks/agnes_particles.py: the bold player's escalated estimate at the grade's counts
+    is the pack's hardness; the careful player's at 1,000 games is its ``careful_log10``, and a
+    puzzle whose careful games all died is counted as never won."""
     pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
     pack["puzzles"] = [pack["puzzles"][0], next(p for p in pack["puzzles"]
                                                if p["metrics"]["careful_reached"] < 52)]
     path = tmp_path / "two.json"
     path.write_text(json.dumps(pack))
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path),
-                           "--particles", "1000,2000"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
-    for row, entry in zip(report["puzzles"], pack["puzzles"]):
-        first = row["estimates"][0]
-        assert first["hardness"] == round(entry["metrics"]["hardness"], 3)
-        assert first["reached"] == entry["metrics"]["careful_reached"]
-    easy, hard = (report["levels"][p["level"]]["1000"] for p in pack["puzzles"])
+    script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path)]
+    reports = [subprocess.run(script + extra, cwd=ROOT, capture_output=True, text=True,
+                              timeout=300) for extra in ([], ["--player", "careful",
+                                                              "--particles", "1000,2000"])]
+    assert [proc.returncode for proc in reports] == [0, 0], [p.stderr for p in reports]
+    bold, careful = (json.loads(proc.stdout) for proc in reports)
+    for row, other, entry in zip(bold["puzzles"], careful["puzzles"], pack["puzzles"]):
+        assert row["escalated"]["hardness"] == round(entry["metrics"]["hardness"], 3)
+        assert row["escalated"]["particles"] == entry["metrics"]["bold_games"]
+        assert other["estimates"][0]["hardness"] == round(-entry["metrics"]["careful_log10"], 3)
+        assert other["estimates"][0]["reached"] == entry["metrics"]["careful_reached"]
+    easy, hard = (careful["levels"][p["level"]]["1000"] for p in pack["puzzles"])
     assert (easy["never_won"], hard["never_won"]) == (0, 1)
 
 

@@ -12,8 +12,11 @@ while keeping the two colour pairs (swap the black suits, the red suits, or the 
 relabellings) give the same game under every variant.  The canonical deal is the one whose base
 card is an Ace with the least text among the eight relabellings.
 
-Hardness is ``-log10`` of a careful player's chance to win (:mod:`solvers.agnes.players`); the
-check figure is the hasty player's ``log10`` chance.
+Hardness is ``-log10`` of the bold player's chance to win (:mod:`solvers.agnes.players`),
+estimated with 1,000 games, then 10,000 and 100,000 while every game dies; a winnable deal it
+never wins in 100,000 games has no measured hardness (:class:`BeyondMeasure`), never an
+extrapolation.  The careful and the hasty player's chances are figures the grade does not use;
+the check figure is the hasty player's.
 """
 from __future__ import annotations
 
@@ -25,15 +28,16 @@ import numpy as np
 from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
-from solvers.errors import LimitReached
+from solvers.errors import BeyondMeasure, LimitReached
 from solvers.game import Designable, Figures, Replayed, odds
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
 SUIT_MAPS = ((0, 1, 2, 3), (3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0),
              (1, 0, 3, 2), (2, 0, 3, 1), (1, 3, 0, 2), (2, 3, 0, 1))
+BOLD_GAMES = (1000, 10_000, 100_000)   # the bold player's games, the next while every game dies
+QUICK_GAMES = 250         # the bold player's games in a quick hardness (no escalation)
 PARTICLES = 1000          # games of the careful player's estimate
-QUICK_PARTICLES = 250     # the careful player's games in a quick hardness
 HASTY_PARTICLES = 2000    # games of the hasty player's (noisier: it often never wins)
 FIGURE_LIMITS = Limits(nodes=5_000_000)   # the exact solve inside figures and hardness
 _EMPTY = {"None": 0, "Any1": 1, "AnyRun": 2, "High1": 3, "HighRun": 4}
@@ -77,6 +81,20 @@ def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int,
                                 _seed(deal, rules, f"{player}:{repeat}" if repeat
                                       else str(player)))
     return float(log_p) * 52 / int(reached), int(reached)
+
+
+def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0) -> tuple[float, int]:
+    """(log10 of the bold player's chance to win, the games that measured it): 1,000 games,
+    then 10,000 and 100,000 while every game dies; :class:`BeyondMeasure` when no game of the
+    last count wins."""
+    from solvers.agnes.players import BOLD
+    for games in BOLD_GAMES:
+        log_p, reached = chance(deal, rules, BOLD, games, repeat)
+        if reached == 52:
+            return log_p, games
+    raise BeyondMeasure(f"the bold player never won this {rules.name} deal in {games:,} "
+                        f"simulated games (at best {reached} cards home): it is harder than "
+                        f"every deal the grade measures")
 
 
 class AgnesGame(Designable):
@@ -146,11 +164,16 @@ class AgnesGame(Designable):
 
     def hardness(self, deal: R.Deal, rules: R.Rules, quick: bool = False,
                  repeat: int = 0) -> float | None:
-        """Quick: 250 games, and no exact solve when one of them won; full: as ``figures``."""
+        """Full: as ``figures`` (the exact solve, then :func:`bold_chance`).  Quick, annealing's
+        first look: the bold player's 250 games, extrapolated when every game died (a guess
+        that only steers), and an exact solve only when no game won."""
+        from solvers.agnes.players import BOLD
         canon = self.canonical(deal, rules)
-        log_p, reached = chance(canon, rules, 0, QUICK_PARTICLES if quick else PARTICLES,
-                                repeat)
-        if not (quick and reached == 52) and not self._exact(canon, rules).solved:
+        if not quick:
+            return round(-bold_chance(canon, rules, repeat)[0], 9) \
+                if self._exact(canon, rules).solved else None
+        log_p, reached = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
+        if reached < 52 and not self._exact(canon, rules).solved:
             return None
         return round(-log_p, 9)
 
@@ -160,11 +183,14 @@ class AgnesGame(Designable):
         metrics = {"solver_nodes": result.nodes}
         if not result.solved:
             return Figures(False, metrics)
-        careful, careful_reached = chance(canon, rules, 0, PARTICLES)
-        hasty, hasty_reached = chance(canon, rules, 1, HASTY_PARTICLES)
-        metrics.update(hardness=round(-careful, 9), careful_log10=round(careful, 9),
-                       careful_reached=careful_reached, hasty_log10=round(hasty, 9),
-                       hasty_reached=hasty_reached, solution_moves=len(result.moves))
+        from solvers.agnes.players import CAREFUL, HASTY
+        bold, bold_games = bold_chance(canon, rules)
+        careful, careful_reached = chance(canon, rules, CAREFUL, PARTICLES)
+        hasty, hasty_reached = chance(canon, rules, HASTY, HASTY_PARTICLES)
+        metrics.update(hardness=round(-bold, 9), bold_games=bold_games,
+                       careful_log10=round(careful, 9), careful_reached=careful_reached,
+                       hasty_log10=round(hasty, 9), hasty_reached=hasty_reached,
+                       solution_moves=len(result.moves))
         back = tuple(suits.index(s) for s in range(4))
         moves = [R.Move(m.kind, m.src, m.dst, m.count,
                         m.card and _card(m.card, -shift, back)) for m in result.moves]
@@ -180,12 +206,14 @@ class AgnesGame(Designable):
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
         if level == "unsolvable":
             return f"unsolvable: no line of play wins this deal under {rules.name}."
+        bold = odds(10.0 ** -metrics["hardness"])
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
-        return (f"{level}: a careful player who plays to the foundations first, never goes "
-                f"round in circles and deals only when stuck {careful} (harder than "
-                f"{score:.0f}% of random winnable {rules.name} deals); one who otherwise moves "
-                f"at random {hasty}.")
+        return (f"{level}: a player who plays to the foundations first, never goes round in "
+                f"circles and deals only when stuck, but one move in five tries anything, wins "
+                f"{bold} (harder than {score:.0f}% of random winnable {rules.name} deals); "
+                f"one who never tries anything {careful}; one who otherwise moves at random "
+                f"{hasty}.")
 
 
 def _wins(log_p: float, reached: int, games: int) -> str:
