@@ -11,7 +11,8 @@ The energy is smooth, in units of the game's hardness: for the levels up to expe
 to the level's target, a hardness well inside its band (``TARGET`` percentile of the
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
 edge, and stops at its first fully estimated deal within ``STOP`` of the target (``window``, in
-percentiles); for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any
+percentiles; a target among the deals beyond the game's measure moves to the middle of the
+level's measured part); for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any
 harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
 constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 
@@ -73,11 +74,21 @@ def hardness_at(percentile: float, table: dict) -> float:
     return (1 - share) * quantiles[low] + share * quantiles[low + 1]
 
 
+def target_percentile(level: str, table: dict) -> float:
+    """The percentile a level below master aims at: ``TARGET``, or, when that falls among the
+    deals beyond the game's measure, the middle of the level's measured part."""
+    quantiles = table["hardness"]
+    measured = 100.0 * (sum(q < math.inf for q in quantiles) - 1) / (len(quantiles) - 1)
+    if TARGET[level] <= measured:
+        return TARGET[level]
+    return (LEVELS[level] + measured) / 2
+
+
 def target_hardness(level: str, table: dict) -> float:
     """The hardness a level aims at on this calibration."""
     if level == "master":
         return table["cuts"]["master"] + MASTER_MARGIN
-    return hardness_at(TARGET[level], table)
+    return hardness_at(target_percentile(level, table), table)
 
 
 def window(level: str, table: dict, share: float = WINDOW) -> tuple[float, float]:
@@ -87,8 +98,9 @@ def window(level: str, table: dict, share: float = WINDOW) -> tuple[float, float
         return target_hardness(level, table), math.inf
     cuts = list(LEVELS.values())
     low, high = LEVELS[level], cuts[list(LEVELS).index(level) + 1]
-    reach = share * min(TARGET[level] - low, high - TARGET[level])
-    return hardness_at(TARGET[level] - reach, table), hardness_at(TARGET[level] + reach, table)
+    aim = target_percentile(level, table)
+    reach = share * min(aim - low, high - aim)
+    return hardness_at(aim - reach, table), hardness_at(aim + reach, table)
 
 
 class DealAnnealer(Annealer):

@@ -188,13 +188,11 @@ def test_interrupt_keeps_finished_puzzles(tmp_path):
                   "medium, hard$"),
     (11, "hard", "cannot tell hard apart: its cut falls among the 11 deals beyond what the grade "
                  "measures: choose one of easy, medium"),
-    (7, "hard", "cannot aim at hard: its target, the 95th percentile, falls among the 7 deals "
-                "beyond"),
 ])
 def test_a_level_is_generated_only_where_the_calibration_measures_it(monkeypatch, beyond, level,
                                                                      message):
-    """A pack of a level needs a measured cut with enough deals above it, and a measured target
-    to aim at; otherwise one error before any work."""
+    """A pack of a level needs a measured cut with enough deals above it; otherwise one error
+    before any work."""
     from puzzlegen import calibration, design
     from puzzlegen.grading import read_table
     records = ([{"seed": s, "won": True, "hardness": float(s)} for s in range(100 - beyond)]
@@ -204,3 +202,20 @@ def test_a_level_is_generated_only_where_the_calibration_measures_it(monkeypatch
     with pytest.raises(BadInput, match=message):
         design.check_level(GAME, Grid(4, 4), level)
     assert design.check_level(GAME, Grid(4, 4), "medium") is table
+
+
+def test_a_target_beyond_the_measure_moves_into_the_levels_measured_part():
+    """7 of 100 winnable deals beyond the measure: hard's target (95th percentile) is not
+    measured, so hard aims at the middle of its measured part (90th to 92.9th percentile) and
+    keeps deals around it; medium's target is measured and stays."""
+    from puzzlegen import calibration
+    from puzzlegen.grading import read_table
+    records = ([{"seed": s, "won": True, "hardness": float(s)} for s in range(93)]
+               + [{"seed": 100 + s, "won": True, "beyond": True} for s in range(7)])
+    table = read_table(json.dumps(calibration.summarise(GAME, Grid(4, 4), 0, records)))
+    assert anneal.target_percentile("hard", table) == pytest.approx((90 + 92.9) / 2)
+    assert anneal.target_percentile("medium", table) == anneal.TARGET["medium"]
+    target = anneal.target_hardness("hard", table)
+    low, high = anneal.window("hard", table)
+    assert low < target < high < math.inf
+    assert target == pytest.approx(anneal.hardness_at(91.45, table)) and 89 < target < 91

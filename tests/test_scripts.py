@@ -68,7 +68,8 @@ def test_choices_decides_every_choice_along_the_stored_solutions(pack_name, tmp_
         assert 0 < row["mean_share"] <= 1 and 0 <= row["forced"] <= row["choices"]
         assert -row["choices"] * 2 < row["line_log10"] <= 0
     assert report["puzzles"][-1]["line_log10"] < 0
-    assert set(report["figures"]["forced"]["easier_is_easier"]) == {"easy<master"}
+    levels = f"{pack['puzzles'][0]['level']}<{pack['puzzles'][-1]['level']}"
+    assert set(report["figures"]["forced"]["easier_is_easier"]) == {levels}
 
 
 def test_choices_refuses_a_game_it_does_not_count(tmp_path):
@@ -80,9 +81,9 @@ def test_choices_refuses_a_game_it_does_not_count(tmp_path):
 
 
 def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_path):
-    """benchmarks/agnes_particles.py: the bold player's escalated estimate at the grade's counts
-    is the pack's hardness; the careful player's at 1,000 games is its ``careful_log10``, and a
-    puzzle whose careful games all died is counted as never won."""
+    """benchmarks/agnes_particles.py: the bold player's escalated estimate (first counts of the
+    grade's) is the pack's hardness; the careful player's at 1,000 games is its
+    ``careful_log10``, and a puzzle whose careful games all died is counted as never won."""
     pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
     pack["puzzles"] = [pack["puzzles"][0], next(p for p in pack["puzzles"]
                                                if p["metrics"]["careful_reached"] < 52)]
@@ -90,8 +91,9 @@ def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_
     path.write_text(json.dumps(pack))
     script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path)]
     reports = [subprocess.run(script + extra, cwd=ROOT, capture_output=True, text=True,
-                              timeout=300) for extra in ([], ["--player", "careful",
-                                                              "--particles", "1000,2000"])]
+                              timeout=300)
+               for extra in (["--particles", "1000,10000"],
+                             ["--player", "careful", "--particles", "1000,2000"])]
     assert [proc.returncode for proc in reports] == [0, 0], [p.stderr for p in reports]
     bold, careful = (json.loads(proc.stdout) for proc in reports)
     for row, other, entry in zip(bold["puzzles"], careful["puzzles"], pack["puzzles"]):
@@ -108,23 +110,23 @@ def test_agnes_particles_correlates_a_player_with_the_exact_choices(tmp_path):
     and their Spearman correlations with choices.py's figure; a file that is not choices.py's
     JSON is one error line."""
     pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
-    pack["puzzles"] = pack["puzzles"][::7]  # one a level
-    path, against = tmp_path / "five.json", tmp_path / "choices.json"
+    pack["puzzles"] = pack["puzzles"][::2]  # every level, more than 2 above medium
+    path, against = tmp_path / "half.json", tmp_path / "choices.json"
     path.write_text(json.dumps(pack))
     against.write_text(json.dumps({"puzzles": [
-        {"id": p["id"], "line_log10": -float(i)} for i, p in enumerate(pack["puzzles"])]}))
+        {"id": p["id"], "line_log10": -p["metrics"]["hardness"]} for p in pack["puzzles"]]}))
     script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path),
               "--player", "bold", "--particles", "300,600"]
     proc = subprocess.run([*script, "--against", str(against)], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert report["player"] == "bold" and len(report["puzzles"]) == 5
+    assert report["player"] == "bold" and len(report["puzzles"]) == len(pack["puzzles"])
     for row in report["puzzles"]:
         won = [e for e in row["estimates"] if e["reached"] == 52]
         assert row["escalated"] == (won[0] if won else row["estimates"][-1])
     grade = report["spearman_with_choices"]["all"]["grade"]
-    assert grade == 1.0  # the made-up figure ranks the levels as the grades do
+    assert grade == 1.0  # the made-up figure ranks the puzzles as the grades do
     assert set(report["spearman_with_choices"]["above_medium"]) == {"grade", "escalated",
                                                                     "300", "600"}
     against.write_text("[1, 2]")
