@@ -12,8 +12,8 @@ to the level's target, a hardness well inside its band (``TARGET`` percentile of
 calibration), so a run keeps pushing toward the heart of the level instead of stopping at its
 edge, and stops at its first fully estimated deal within ``STOP`` of the target (``window``, in
 percentiles; a target among the deals beyond the game's measure moves to the middle of the
-level's measured part); for master, how far the deal is below ``MASTER_MARGIN`` past the master cut (any
-harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
+level's measured part); for master, how far the deal is below ``MASTER_MARGIN`` past the master
+cut (any harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
 constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 
 Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
