@@ -31,7 +31,7 @@ def test_missing_output_folder_fails_before_any_work(args):
 
 def test_calibration_bad_input_is_one_line_exit_2(tmp_path):
     broken = tmp_path / "figures.jsonl"
-    broken.write_text('{"seed": 1, "won": true}\n{cut off')
+    broken.write_text('{"seed": 1, "won": true, "hardness": 2.5}\n{cut off')
     unsolvable = tmp_path / "none.jsonl"
     unsolvable.write_text('{"seed": 1, "won": false}\n')
     out = str(tmp_path / "cal.json")

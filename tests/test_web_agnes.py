@@ -136,10 +136,13 @@ def test_page_search_agrees_with_the_kernel_from_positions_of_play(game):
     boards = positions_of_play(random.Random(31), 300)
     answers = game.evaluate(DECIDE, [2_000_000, [page_position(b) for b in boards]])
     small = game.evaluate(DECIDE, [300, [page_position(b) for b in boards]])
-    verdicts = {"wins": 0, "loses": 0}
+    verdicts = {"wins": 0, "loses": 0, "limit": 0}
     for board, answer, capped in zip(boards, answers, small):
         truth = solve(board.deal, board.rules, Limits(nodes=20_000_000), start=board)
-        assert truth.status is not Status.LIMIT
+        if truth.status is Status.LIMIT:  # too large for the kernel: the page claims nothing
+            assert answer["verdict"] == "limit", str(board)
+            verdicts["limit"] += 1
+            continue
         assert answer["verdict"] == ("wins" if truth.solved else "loses"), str(board)
         assert capped["verdict"] in (answer["verdict"], "limit")
         verdicts[answer["verdict"]] += 1
@@ -149,7 +152,7 @@ def test_page_search_agrees_with_the_kernel_from_positions_of_play(game):
             for text in answer["line"]:
                 end.apply(R.parse_move(text))
             assert end.score == 52
-    assert verdicts["wins"] > 30 and verdicts["loses"] > 30, verdicts
+    assert verdicts["wins"] > 30 and verdicts["loses"] > 30 and verdicts["limit"] < 3, verdicts
     assert sum(c["verdict"] == "limit" for c in small) > 10
 
 
@@ -209,10 +212,10 @@ def test_the_stored_solution_played_by_clicks_wins_with_hints_along_it(pack_page
 
 
 def test_a_count_too_large_to_decide_is_left_out(pack_page, browser_page):
-    """At the start of hard-004 one legal move's position needs more than the 50,000 states a
+    """At the start of hard-007 some legal move's position needs more than the 50,000 states a
     count may take: the hint still names the move (the stored solution wins), without a count."""
     entry = next(e for e in json.loads(PACK.read_text())["puzzles"]
-                 if e["id"].endswith("hard-004"))
+                 if e["id"].endswith("hard-007"))
     page = pages.fresh(browser_page, pack_page, entry["id"])
     page.click('[data-action="hint"]')
     assert page.locator("#message").text_content() == \
