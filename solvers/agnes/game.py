@@ -170,8 +170,9 @@ class AgnesGame(Designable):
         from solvers.agnes.players import BOLD
         canon = self.canonical(deal, rules)
         if not quick:
-            return round(-bold_chance(canon, rules, repeat)[0], 9) \
-                if self._exact(canon, rules).solved else None
+            if not self._exact(canon, rules).solved:
+                return None
+            return round(-bold_chance(canon, rules, repeat)[0], 9)
         log_p, reached = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
         if reached < 52 and not self._exact(canon, rules).solved:
             return None
