@@ -18,18 +18,14 @@ import argparse
 import json
 import math
 import statistics
-import sys
-from pathlib import Path
 from typing import Iterator
 
 from puzzlegen import packs
 from puzzlegen.grading import LEVELS
+from puzzlegen.separation import easier_share
 from solvers import game as games
 from solvers.errors import BadInput
 from solvers.result import Limits, Status
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from separation import easier_share  # noqa: E402
 
 #: figure -> whether a higher value is easier
 FIGURES = {"mean_share": True, "forced": False, "line_log10": True}

@@ -46,20 +46,19 @@ def game_and_rules(game_name: str, rules_text: str | None):
 @game_options
 @click.option("--deals", default=100, show_default=True)
 def grade_speed(game_name, rules_text, deals):
-    """Warm grading time per deal (one core; a deal whose grade hits a limit is timed too, and
-    counted in ``limit``); for StacksSquared also the look3 interval's half-width (log10)."""
+    """Warm grading time per deal (one core; a deal whose grade is a limit, or beyond the
+    game's measure, is timed too, and counted in ``limit`` or ``beyond``); for StacksSquared also the look3 interval's half-width (log10)."""
     game, rules = game_and_rules(game_name, rules_text)
     grade(game, game.deal_from_seed(2, rules), rules)
-    times, widths, limits = [], [], 0
+    times, widths, limits, beyond = [], [], 0, 0
     for seed in range(20001, 20001 + deals):
         deal = game.deal_from_seed(seed, rules)
         start = time.process_time()
-        try:
-            result = grade(game, deal, rules)
-        except LimitReached:  # timed all the same: finding it out is part of grading
-            result, limits = None, limits + 1
+        result = grade(game, deal, rules)
         times.append(time.process_time() - start)
-        interval = result and result.metrics.get("players", {}).get("look3", {}).get("interval")
+        limits += result.level == "limit"
+        beyond += bool(result.metrics.get("beyond"))
+        interval = result.metrics.get("players", {}).get("look3", {}).get("interval")
         if interval and result.level != "unsolvable":
             low, high = interval
             widths.append(math.log10(high / low) / 2 if low > 0 else math.inf)
@@ -67,7 +66,7 @@ def grade_speed(game_name, rules_text, deals):
     print(json.dumps({"game": game.name, "rules": game.format_rules(rules), "deals": deals,
                       "median_s": statistics.median(times), "mean_s": statistics.mean(times),
                       "p90_s": times[int(0.9 * (len(times) - 1))], "max_s": times[-1],
-                      "limit": limits,
+                      "limit": limits, "beyond": beyond,
                       "look3_halfwidth_log10_median": statistics.median(widths) if widths
                       else None}, indent=1))
 

@@ -201,8 +201,8 @@ def attempt(job: tuple):
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
-    a pack would not keep it (``keeps``), or it breaks the constraints, or grading it hit its
-    limit."""
+    a pack would not keep it (``keeps``: not when grading it hit a limit or its hardness is
+    beyond the measure), or it breaks the constraints."""
     deal = attempt(job)
     if deal is None:
         return None
@@ -210,10 +210,7 @@ def find(job: tuple) -> tuple[str, Grade] | None:
     rules = game.parse_rules(job[1])
     if constraints is not None and constraints.violation(deal) is not None:
         return None
-    try:
-        graded = grade(game, deal, rules)
-    except LimitReached:
-        return None
+    graded = grade(game, deal, rules)
     if not keeps(game, rules, deal, level, graded, load(game, rules)):
         return None
     return game.format_deal(deal), graded
@@ -226,7 +223,8 @@ def keeps(game: games.Designable, rules, deal, level: str, graded: Grade, table:
     estimates, noise included, so a grade alone overstates the deals it keeps."""
     low, high = (table["cuts"]["master"], math.inf) if level == "master" else \
         window(level, table)
-    if graded.level != level or not low <= graded.metrics["hardness"] <= high:
+    hardness = graded.metrics.get("hardness")  # None: a limit, or beyond the measure
+    if graded.level != level or hardness is None or not low <= hardness <= high:
         return False
     try:
         repeats = [game.hardness(deal, rules, repeat=r) for r in range(1, CONFIRM + 1)]

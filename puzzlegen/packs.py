@@ -20,7 +20,7 @@ import numpy as np
 from puzzlegen import __version__
 from puzzlegen.grading import grade
 from solvers import game as games
-from solvers.errors import BadInput, LimitReached
+from solvers.errors import BadInput
 
 FORMAT, VERSION = "puzzlegen-pack", 1
 #: Caps on a pack file: bytes (a puzzle takes about 1 kB) and nesting of arrays and objects (a
@@ -151,10 +151,9 @@ def check_puzzle(game: games.Game, entry: dict, regrade: bool) -> list[str]:
     except BadInput as exc:
         problems.append(f"puzzle {pid}: field solution: {exc}")
     if regrade:
-        try:
-            fresh = grade(game, deal, rules)
-        except LimitReached as exc:
-            return problems + [f"puzzle {pid}: cannot be re-graded exactly: {exc}"]
+        fresh = grade(game, deal, rules)
+        if fresh.level == "limit":
+            return problems + [f"puzzle {pid}: cannot be re-graded: {fresh.explanation}"]
         for field in ("level", "score", "explanation"):
             if not same(entry.get(field), getattr(fresh, field)):
                 problems.append(f"puzzle {pid}: field {field}: the pack says {entry.get(field)!r}, "

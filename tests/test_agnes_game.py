@@ -1,6 +1,8 @@
 """The Agnes game object against the contract: text round trips, replay, solve and limits,
 symmetries, figures and hardness."""
+import json
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -167,29 +169,70 @@ def test_the_bold_estimate_takes_more_games_only_while_every_game_dies():
     from solvers.agnes.players import BOLD
     deal = G.canonical(G.deal_from_seed(93, NOSPLIT), NOSPLIT)
     assert chance(deal, NOSPLIT, BOLD, 1000)[1] < 52
-    log_p, games = bold_chance(deal, NOSPLIT)
-    assert games == 10_000 and (log_p, 52) == chance(deal, NOSPLIT, BOLD, 10_000)
+    log_p, games, reached = bold_chance(deal, NOSPLIT)
+    assert (games, reached) == (10_000, 52)
+    assert (log_p, 52) == chance(deal, NOSPLIT, BOLD, 10_000)
     fig = G.figures(deal, NOSPLIT)
     assert fig.metrics["hardness"] == round(-log_p, 9) and fig.metrics["bold_games"] == 10_000
     assert G.hardness(deal, NOSPLIT, repeat=1) != fig.metrics["hardness"]
 
 
 def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
-    """NoSplit deal 7029 is winnable, but no bold game of 100,000 gets a second card home: its
-    grade is a limit (never an extrapolation), in the API and on the command line; the quick
-    look that steers annealing still gives a figure."""
+    """NoSplit deal 7029 is winnable, but no bold game of 100,000 gets a second card home: it
+    has no measured hardness (never an extrapolation), its figures say so, and its grade is the
+    top offered level with the score in the middle of the calibration's deals beyond the
+    measure, in the API and on the command line (no pack keeps it); the quick look that steers
+    annealing still gives a figure."""
     from puzzlegen.cli import cli
+    from puzzlegen.anneal import keeps
+    from puzzlegen.grading import grade, load
     from solvers.errors import BeyondMeasure
     deal = G.deal_from_seed(7029, NOSPLIT)
     assert G.solve(deal, NOSPLIT, Limits(nodes=5_000_000)).solved
     with pytest.raises(BeyondMeasure, match=r"never won .* in 100,000 simulated games \(at "
                                             r"best 1 cards home\)"):
         G.hardness(deal, NOSPLIT)
-    with pytest.raises(BeyondMeasure):
-        G.figures(deal, NOSPLIT)
+    fig = G.figures(deal, NOSPLIT)
+    assert fig.won and G.replay(deal, NOSPLIT, fig.solution).won
+    assert fig.metrics["hardness"] is None and fig.metrics["beyond"] is True
+    assert (fig.metrics["bold_games"], fig.metrics["bold_reached"]) == (100_000, 1)
     assert G.hardness(deal, NOSPLIT, quick=True) > 20
+    table = load(G, NOSPLIT)
+    graded = grade(G, deal, NOSPLIT)
+    share = table["beyond"] / table["winnable"]
+    assert graded.level == "hard" and graded.score == round(100 * (1 - share / 2), 2)
+    assert "never won in 100,000 simulated games (at best 1 cards home), so it is harder than " \
+           "every random winnable" in graded.explanation
+    assert not keeps(G, NOSPLIT, deal, "hard", graded, table)  # no pack keeps it
     result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "7029", "--rules",
-                                       "Up-Suit-AnyRun-NoSplit"])
-    assert result.exit_code == 2 and "level" not in result.output
-    assert result.stderr.strip().startswith("error: cannot grade this deal exactly: the bold "
-                                            "player never won")
+                                       "Up-Suit-AnyRun-NoSplit", "--json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert (shown["level"], shown["score"]) == ("hard", graded.score)
+    assert shown["metrics"]["hardness"] is None and shown["metrics"]["beyond"] is True
+
+
+def test_a_grade_whose_exact_solve_hits_its_limit_says_limit(monkeypatch):
+    """With the exact solve inside the figures capped at 50 nodes, a grade is ``limit`` (no
+    score, no figures, the limit named), on the command line with exit status 0 as a solve's
+    ``limit`` is, and ``pack validate`` says the puzzle cannot be re-graded."""
+    from puzzlegen import packs
+    from puzzlegen.cli import cli
+    from solvers.agnes import game as agnes_game
+    monkeypatch.setattr(agnes_game, "FIGURE_LIMITS", Limits(nodes=50))
+    result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert (shown["level"], shown["score"], shown["metrics"], shown["solution"]) == \
+        ("limit", None, {}, [])
+    assert shown["explanation"] == ("limit: the exact solve of this Up-Suit-AnyRun deal stopped "
+                                    "at its limit of 50 nodes; no grade is claimed.")
+    result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "3"])
+    assert result.exit_code == 0 and "level limit  score -" in result.output
+    assert "solution:" not in result.output
+    pack = packs.load(Path(__file__).resolve().parent.parent / "puzzles"
+                      / "agnes-up-suit-anyrun-nosplit.json")
+    pack["puzzles"] = pack["puzzles"][:1]
+    assert packs.validate(pack) == [f"puzzle {pack['puzzles'][0]['id']}: cannot be re-graded: "
+                                    f"limit: the exact solve of this Up-Suit-AnyRun-NoSplit deal "
+                                    f"stopped at its limit of 50 nodes; no grade is claimed."]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 from puzzlegen import packs
 from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, grade
+from puzzlegen.separation import separation
 from solvers import game as games
 from solvers.stacksquared import Deal
 from solvers.stacksquared.game import GAME, Grid
@@ -127,3 +129,17 @@ def test_shipped_pack_is_valid(path):
     assert all(p["explanation"].startswith(p["level"] + ": ") for p in pack["puzzles"])
     if "4x4" in path.name or pack["game"] != "stacksquared":
         assert len(pack["puzzles"]) >= 25
+
+
+@pytest.mark.parametrize("game", sorted({packs.load(p)["game"] for p in SHIPPED}))
+def test_shipped_levels_separate_on_the_check_figure(game):
+    """Across a game's shipped packs, a puzzle of each level is easier on the game's check
+    figure (which no level is built on) than one of the next level, significantly: the share of
+    such pairs is above one half by 1.645 standard errors of the Mann-Whitney statistic (one-sided
+    5%, no ties assumed)."""
+    found = separation([p for p in SHIPPED if packs.load(p)["game"] == game])
+    levels = found["levels"]
+    assert len(levels) >= 3
+    for pair, share in found["easier_is_easier"].items():
+        n, m = (levels[name]["puzzles"] for name in pair.split("<"))
+        assert (share - 0.5) / math.sqrt((n + m + 1) / (12 * n * m)) >= 1.645, (pair, share)

@@ -38,12 +38,12 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
     grid = Grid(rows, cols)
     the_deal = read_deal(GAME, grid, deal, seed)
     load(GAME, grid)  # a grid without a calibration is refused before any work
+    result = grade_deal(GAME, the_deal, grid, tree_states=tree_states)
     try:
-        result = grade_deal(GAME, the_deal, grid, tree_states=tree_states)
         moments = critical_moments(the_deal, [Move.parse(m) for m in result.solution]) \
-            if explain and result.metrics["single_stack"] else []
+            if explain and result.metrics.get("single_stack") else []
     except LimitReached as exc:
-        raise clitools.fail(f"cannot grade this deal exactly: {exc}") from None
+        raise clitools.fail(f"cannot list the critical moments exactly: {exc}") from None
     if as_json:
         clitools.emit_json({**result.to_json(), **({"critical": moments} if explain else {})})
         return
@@ -62,7 +62,8 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
         click.echo(f"  {'halfway ratio':20} {half['ratio']:.4g}")
     for name, value in metrics.items():
         click.echo(f"  {name:20} {value}")
-    click.echo("solution: " + " ".join(result.solution))
+    if result.solution:
+        click.echo("solution: " + " ".join(result.solution))
     for line in explain_lines(moments):
         click.echo("  " + line)
 

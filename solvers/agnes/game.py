@@ -14,9 +14,9 @@ card is an Ace with the least text among the eight relabellings.
 
 Hardness is ``-log10`` of the bold player's chance to win (:mod:`solvers.agnes.players`),
 estimated with 1,000 games, then 10,000 and 100,000 while every game dies; a winnable deal it
-never wins in 100,000 games has no measured hardness (:class:`BeyondMeasure`), never an
-extrapolation.  The careful and the hasty player's chances are figures the grade does not use;
-the check figure is the hasty player's.
+never wins in 100,000 games has no measured hardness (its figures say ``beyond``, ``hardness``
+raises :class:`BeyondMeasure`), never an extrapolation.  The careful and the hasty player's
+chances are figures the grade does not use; the check figure is the hasty player's.
 """
 from __future__ import annotations
 
@@ -83,18 +83,17 @@ def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int,
     return float(log_p) * 52 / int(reached), int(reached)
 
 
-def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0) -> tuple[float, int]:
-    """(log10 of the bold player's chance to win, the games that measured it): 1,000 games,
-    then 10,000 and 100,000 while every game dies; :class:`BeyondMeasure` when no game of the
-    last count wins."""
+def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0
+                ) -> tuple[float | None, int, int]:
+    """(log10 of the bold player's chance to win, the games that measured it, the cards home at
+    best): 1,000 games, then 10,000 and 100,000 while every game dies; the chance is None when
+    no game of the last count wins (beyond the measure)."""
     from solvers.agnes.players import BOLD
     for games in BOLD_GAMES:
         log_p, reached = chance(deal, rules, BOLD, games, repeat)
         if reached == 52:
-            return log_p, games
-    raise BeyondMeasure(f"the bold player never won this {rules.name} deal in {games:,} "
-                        f"simulated games (at best {reached} cards home): it is harder than "
-                        f"every deal the grade measures")
+            return log_p, games, reached
+    return None, games, reached
 
 
 class AgnesGame(Designable):
@@ -172,7 +171,12 @@ class AgnesGame(Designable):
         if not quick:
             if not self._exact(canon, rules).solved:
                 return None
-            return round(-bold_chance(canon, rules, repeat)[0], 9)
+            log_p, games, reached = bold_chance(canon, rules, repeat)
+            if log_p is None:
+                raise BeyondMeasure(f"the bold player never won this {rules.name} deal in "
+                                    f"{games:,} simulated games (at best {reached} cards "
+                                    f"home): it is harder than every deal the grade measures")
+            return round(-log_p, 9)
         log_p, reached = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
         if reached < 52 and not self._exact(canon, rules).solved:
             return None
@@ -185,13 +189,15 @@ class AgnesGame(Designable):
         if not result.solved:
             return Figures(False, metrics)
         from solvers.agnes.players import CAREFUL, HASTY
-        bold, bold_games = bold_chance(canon, rules)
+        bold, bold_games, bold_reached = bold_chance(canon, rules)
         careful, careful_reached = chance(canon, rules, CAREFUL, PARTICLES)
         hasty, hasty_reached = chance(canon, rules, HASTY, HASTY_PARTICLES)
-        metrics.update(hardness=round(-bold, 9), bold_games=bold_games,
+        metrics.update(hardness=None if bold is None else round(-bold, 9), bold_games=bold_games,
                        careful_log10=round(careful, 9), careful_reached=careful_reached,
                        hasty_log10=round(hasty, 9), hasty_reached=hasty_reached,
                        solution_moves=len(result.moves))
+        if bold is None:
+            metrics.update(beyond=True, bold_reached=bold_reached)
         back = tuple(suits.index(s) for s in range(4))
         moves = [R.Move(m.kind, m.src, m.dst, m.count,
                         m.card and _card(m.card, -shift, back)) for m in result.moves]
@@ -207,17 +213,22 @@ class AgnesGame(Designable):
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
         if level == "unsolvable":
             return f"unsolvable: no line of play wins this deal under {rules.name}."
-        bold = odds(10.0 ** -metrics["hardness"])
+        if metrics["hardness"] is None:
+            bold = (_wins(None, metrics["bold_reached"], metrics["bold_games"])
+                    + f", so it is harder than every random winnable {rules.name} deal the grade "
+                      f"measures (the score is the middle of those beyond the measure)")
+        else:
+            bold = (_wins(-metrics["hardness"], 52, 0)
+                    + f" (harder than {score:.0f}% of random winnable {rules.name} deals)")
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
         return (f"{level}: a player who plays to the foundations first, never goes round in "
-                f"circles and deals only when stuck, but one move in five tries anything, wins "
-                f"{bold} (harder than {score:.0f}% of random winnable {rules.name} deals); "
+                f"circles and deals only when stuck, but one move in five tries anything, {bold}; "
                 f"one who never tries anything {careful}; one who otherwise moves at random "
                 f"{hasty}.")
 
 
-def _wins(log_p: float, reached: int, games: int) -> str:
+def _wins(log_p: float | None, reached: int, games: int) -> str:
     if reached == 52:
         return "wins " + odds(10.0 ** log_p)
     return f"never won in {games:,} simulated games (at best {reached} cards home)"
