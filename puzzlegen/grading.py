@@ -103,14 +103,17 @@ def level_of(score: float, levels: list[str] | None = None) -> str:
 
 
 def grade(game: Designable, deal, rules, **options) -> Grade:
-    """The grade of ``deal``: level, score, explanation, figures and a winning line;
-    ``options`` go to the game's ``figures``.  A search inside that hits its limit grades
+    """The grade of ``deal``: level, score, explanation, figures and a winning line (replayed
+    by the game's rules first); ``options`` go to the game's ``figures``.  A search inside that hits its limit grades
     ``"limit"`` (no score, no figures, the reason as explanation)."""
     table = load(game, rules)  # before any work: rules without calibration fail at once
     try:
         fig = game.figures(deal, rules, **options)
     except LimitReached as exc:
         return Grade("limit", None, {}, [], f"limit: {exc}; no grade is claimed.")
+    end = game.replay(deal, rules, fig.solution)
+    assert end.won == fig.won and fig.metrics.get("max_score", end.value) == end.value, \
+        "the grade's line does not replay to what its figures claim"
     solution = [game.format_move(m) for m in fig.solution]
     if not fig.won:
         return Grade("unsolvable", None, fig.metrics, solution,

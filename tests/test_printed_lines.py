@@ -72,3 +72,21 @@ def test_stacksquared_stats_replays_the_lines_it_writes(monkeypatch, tmp_path):
     with pytest.raises(AssertionError, match="does not replay"):
         survey.survey(3, 3, range(3), Limits(nodes=5_000_000),
                       per_deal=str(tmp_path / "deals.jsonl"))
+
+
+def test_a_grades_line_replays(monkeypatch):
+    """The line a grade prints (every game's, through ``grading.grade``) is replayed first."""
+    from puzzlegen.grading import grade
+    from solvers.agnes.game import GAME
+    rules = GAME.parse_rules("Up-Suit-AnyRun-NoSplit")
+    deal = GAME.deal_from_seed(42, rules)
+    assert grade(GAME, deal, rules).solution
+    real = GAME.figures
+
+    def figures(*args, **kwargs):
+        fig = real(*args, **kwargs)
+        fig.solution = fig.solution[:-1]
+        return fig
+    monkeypatch.setattr(GAME, "figures", figures)
+    with pytest.raises(AssertionError, match="does not replay"):
+        grade(GAME, deal, rules)
