@@ -201,8 +201,8 @@ def attempt(job: tuple):
 
 def find(job: tuple) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
-    a pack would not keep it (``keeps``: not when grading it hit a limit or its hardness is
-    beyond the measure), or it breaks the constraints."""
+    a pack would not keep it (``keeps``; never a ``limit`` grade), or it breaks the
+    constraints."""
     deal = attempt(job)
     if deal is None:
         return None
@@ -223,8 +223,7 @@ def keeps(game: games.Designable, rules, deal, level: str, graded: Grade, table:
     estimates, noise included, so a grade alone overstates the deals it keeps."""
     low, high = (table["cuts"]["master"], math.inf) if level == "master" else \
         window(level, table)
-    hardness = graded.metrics.get("hardness")  # None: a limit, or beyond the measure
-    if graded.level != level or hardness is None or not low <= hardness <= high:
+    if graded.level != level or not low <= graded.metrics["hardness"] <= high:
         return False
     try:
         repeats = [game.hardness(deal, rules, repeat=r) for r in range(1, CONFIRM + 1)]

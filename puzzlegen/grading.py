@@ -6,8 +6,8 @@ hardness among random winnable deals of the same rules (``puzzlegen.calibration`
 levels cut it: easy below 50, medium 50-90, hard 90-99, expert 99-99.9, master the hardest 0.1%.
 A level is offered only where its cut is measured (not among the deals whose hardness is beyond
 the game's measure) and the calibration has at least ``SUPPORT`` deals harder than it.  A deal
-that cannot be won is ``"unsolvable"``; one whose analysis hits a limit is ``"limit"``; a winnable
-deal beyond the game's measure scores the middle of the calibration's deals beyond it.
+that cannot be won is ``"unsolvable"``; one whose analysis hits a limit, or whose hardness is
+beyond the game's measure, is ``"limit"``: no level is claimed.
 """
 from __future__ import annotations
 
@@ -104,8 +104,10 @@ def level_of(score: float, levels: list[str] | None = None) -> str:
 
 def grade(game: Designable, deal, rules, **options) -> Grade:
     """The grade of ``deal``: level, score, explanation, figures and a winning line (replayed
-    by the game's rules first); ``options`` go to the game's ``figures``.  A search inside that hits its limit grades
-    ``"limit"`` (no score, no figures, the reason as explanation)."""
+    by the game's rules first); ``options`` go to the game's ``figures``.  A search inside that
+    hits its limit grades ``"limit"`` (no score, no figures, the reason as explanation), and so
+    does a winnable deal whose hardness is beyond the game's measure (with its figures and
+    line)."""
     table = load(game, rules)  # before any work: rules without calibration fail at once
     try:
         fig = game.figures(deal, rules, **options)
@@ -118,17 +120,13 @@ def grade(game: Designable, deal, rules, **options) -> Grade:
     if not fig.won:
         return Grade("unsolvable", None, fig.metrics, solution,
                      game.explain("unsolvable", None, fig.metrics, rules))
-    value = beyond_score(table) if fig.metrics["hardness"] is None \
-        else score_of(table, fig.metrics["hardness"])
+    if fig.metrics["hardness"] is None:  # winnable, but beyond what the game measures
+        return Grade("limit", None, fig.metrics, solution,
+                     game.explain("limit", None, fig.metrics, rules))
+    value = score_of(table, fig.metrics["hardness"])
     level = level_of(value, offered(table))
     return Grade(level, value, fig.metrics, solution,
                  game.explain(level, value, fig.metrics, rules))
-
-
-def beyond_score(table: dict) -> float:
-    """The score of a winnable deal beyond the game's measure: the middle of the calibration's
-    deals beyond it (they tie above every measured one), so its level is the top offered."""
-    return round(100.0 * (1.0 - table["beyond"] / table["winnable"] / 2), 2)
 
 
 def parse_level(text: str) -> str:

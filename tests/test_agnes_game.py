@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from puzzlegen.cli import cli
 from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.errors import BadInput
@@ -179,11 +180,9 @@ def test_the_bold_estimate_takes_more_games_only_while_every_game_dies():
 
 def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
     """NoSplit deal 7029 is winnable, but no bold game of 100,000 gets a second card home: it
-    has no measured hardness (never an extrapolation), its figures say so, and its grade is the
-    top offered level with the score in the middle of the calibration's deals beyond the
-    measure, in the API and on the command line (no pack keeps it); the quick look that steers
-    annealing still gives a figure."""
-    from puzzlegen.cli import cli
+    has no measured hardness (never an extrapolation), its figures say so, and its grade is
+    ``limit`` with those figures and a winning line, in the API and on the command line (no
+    pack keeps it); the quick look that steers annealing still gives a figure."""
     from puzzlegen.anneal import keeps
     from puzzlegen.grading import grade, load
     from solvers.errors import BeyondMeasure
@@ -197,18 +196,18 @@ def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
     assert fig.metrics["hardness"] is None and fig.metrics["beyond"] is True
     assert (fig.metrics["bold_games"], fig.metrics["bold_reached"]) == (100_000, 1)
     assert G.hardness(deal, NOSPLIT, quick=True) > 20
-    table = load(G, NOSPLIT)
     graded = grade(G, deal, NOSPLIT)
-    share = table["beyond"] / table["winnable"]
-    assert graded.level == "hard" and graded.score == round(100 * (1 - share / 2), 2)
-    assert "never won in 100,000 simulated games (at best 1 cards home), so it is harder than " \
-           "every random winnable" in graded.explanation
-    assert not keeps(G, NOSPLIT, deal, "hard", graded, table)  # no pack keeps it
+    assert (graded.level, graded.score, graded.metrics) == ("limit", None, fig.metrics)
+    assert graded.explanation.startswith("limit: a player who plays to the foundations first")
+    assert "never won in 100,000 simulated games (at best 1 cards home), so its hardness is " \
+           "beyond what the grade measures and no level is claimed;" in graded.explanation
+    assert not keeps(G, NOSPLIT, deal, "hard", graded, load(G, NOSPLIT))
     result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "7029", "--rules",
                                        "Up-Suit-AnyRun-NoSplit", "--json"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
-    assert (shown["level"], shown["score"]) == ("hard", graded.score)
+    assert (shown["level"], shown["score"], shown["solution"]) == ("limit", None,
+                                                                   graded.solution)
     assert shown["metrics"]["hardness"] is None and shown["metrics"]["beyond"] is True
 
 
@@ -217,7 +216,6 @@ def test_a_grade_whose_exact_solve_hits_its_limit_says_limit(monkeypatch):
     score, no figures, the limit named), on the command line with exit status 0 as a solve's
     ``limit`` is, and ``pack validate`` says the puzzle cannot be re-graded."""
     from puzzlegen import packs
-    from puzzlegen.cli import cli
     from solvers.agnes import game as agnes_game
     monkeypatch.setattr(agnes_game, "FIGURE_LIMITS", Limits(nodes=50))
     result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "3", "--json"])

@@ -215,8 +215,8 @@ class AgnesGame(Designable):
             return f"unsolvable: no line of play wins this deal under {rules.name}."
         if metrics["hardness"] is None:
             bold = (_wins(None, metrics["bold_reached"], metrics["bold_games"])
-                    + f", so it is harder than every random winnable {rules.name} deal the grade "
-                      f"measures (the score is the middle of those beyond the measure)")
+                    + ", so its hardness is beyond what the grade measures and no level is "
+                      "claimed")
         else:
             bold = (_wins(-metrics["hardness"], 52, 0)
                     + f" (harder than {score:.0f}% of random winnable {rules.name} deals)")
