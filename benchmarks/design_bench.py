@@ -46,8 +46,9 @@ def game_and_rules(game_name: str, rules_text: str | None):
 @game_options
 @click.option("--deals", default=100, show_default=True)
 def grade_speed(game_name, rules_text, deals):
-    """Warm grading time per deal (one core; a deal whose grade is a limit, or beyond the
-    game's measure, is timed too, and counted in ``limit`` or ``beyond``); for StacksSquared also the look3 interval's half-width (log10)."""
+    """Warm grading time per deal (one core; a deal graded ``limit`` is timed too and counted
+    in ``limit``, and in ``beyond`` when it is winnable but beyond the game's measure); for
+    StacksSquared also the look3 interval's half-width (log10)."""
     game, rules = game_and_rules(game_name, rules_text)
     grade(game, game.deal_from_seed(2, rules), rules)
     times, widths, limits, beyond = [], [], 0, 0

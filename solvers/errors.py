@@ -15,4 +15,4 @@ class LimitReached(Exception):
 
 class BeyondMeasure(LimitReached):
     """A winnable deal whose hardness the grade's player cannot measure (it never won within
-    its limit): harder than every measured deal, but by how much is not claimed."""
+    its limit): no figure is claimed (a calibration ranks such deals above the measured ones)."""

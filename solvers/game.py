@@ -153,8 +153,8 @@ class Designable(Game):
         ``figures(...).metrics["hardness"]``.  ``repeat`` > 0: an independent estimate of the
         same figure (another random stream, the same for every symmetric copy); an exact figure
         is the same for every ``repeat``.  :class:`LimitReached` when a search inside hits its
-        limit (from ``figures`` too), :class:`BeyondMeasure` when the deal is winnable but
-        harder than the figure can measure (``figures`` then says ``hardness`` None and
+        limit (from ``figures`` too), :class:`BeyondMeasure` when the deal is winnable but its
+        figure is beyond what the game can measure (``figures`` then says ``hardness`` None and
         ``beyond`` True)."""
 
     def rough_hardness(self, deal: Any, rules: Any) -> float | None:

@@ -189,7 +189,7 @@ def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
     deal = G.deal_from_seed(7029, NOSPLIT)
     assert G.solve(deal, NOSPLIT, Limits(nodes=5_000_000)).solved
     with pytest.raises(BeyondMeasure, match=r"never won .* in 100,000 simulated games \(at "
-                                            r"best 1 cards home\)"):
+                                            r"best 1 card home\)"):
         G.hardness(deal, NOSPLIT)
     fig = G.figures(deal, NOSPLIT)
     assert fig.won and G.replay(deal, NOSPLIT, fig.solution).won
@@ -199,7 +199,7 @@ def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
     graded = grade(G, deal, NOSPLIT)
     assert (graded.level, graded.score, graded.metrics) == ("limit", None, fig.metrics)
     assert graded.explanation.startswith("limit: a player who plays to the foundations first")
-    assert "never won in 100,000 simulated games (at best 1 cards home), so its hardness is " \
+    assert "never won in 100,000 simulated games (at best 1 card home), so its hardness is " \
            "beyond what the grade measures and no level is claimed;" in graded.explanation
     assert not keeps(G, NOSPLIT, deal, "hard", graded, load(G, NOSPLIT))
     result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "7029", "--rules",

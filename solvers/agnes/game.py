@@ -174,8 +174,8 @@ class AgnesGame(Designable):
             log_p, games, reached = bold_chance(canon, rules, repeat)
             if log_p is None:
                 raise BeyondMeasure(f"the bold player never won this {rules.name} deal in "
-                                    f"{games:,} simulated games (at best {reached} cards "
-                                    f"home): it is harder than every deal the grade measures")
+                                    f"{games:,} simulated games (at best {_home(reached)}): "
+                                    f"its hardness is beyond what the grade measures")
             return round(-log_p, 9)
         log_p, reached = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
         if reached < 52 and not self._exact(canon, rules).solved:
@@ -218,7 +218,7 @@ class AgnesGame(Designable):
                     + ", so its hardness is beyond what the grade measures and no level is "
                       "claimed")
         else:
-            bold = (_wins(-metrics["hardness"], 52, 0)
+            bold = ("wins " + odds(10.0 ** -metrics["hardness"])
                     + f" (harder than {score:.0f}% of random winnable {rules.name} deals)")
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
@@ -231,7 +231,11 @@ class AgnesGame(Designable):
 def _wins(log_p: float | None, reached: int, games: int) -> str:
     if reached == 52:
         return "wins " + odds(10.0 ** log_p)
-    return f"never won in {games:,} simulated games (at best {reached} cards home)"
+    return f"never won in {games:,} simulated games (at best {_home(reached)})"
+
+
+def _home(cards: int) -> str:
+    return f"{cards} card{'' if cards == 1 else 's'} home"
 
 
 GAME = AgnesGame()

@@ -1,0 +1,58 @@
+"""Are the Agnes deals beyond the grade's measure harder than every measured one?
+
+    python benchmarks/agnes_beyond.py --rules Up-Suit-AnyRun-NoSplit --sample 12 --games 1000000
+
+A calibration (``benchmarks/calibration/agnes-RULES.jsonl``) records a winnable deal that no
+game of 100,000 bold games wins as beyond the measure and ranks it above every measured deal.
+This script draws ``--sample`` of those deals (``random.Random(--seed)``) and estimates the bold
+player's chance on each with ``--games`` games (``game.chance`` on the canonical deal, the
+grade's own random stream).  Per deal: the hardness when some game won (else null), the cards
+home at best, the CPU seconds, and the score the shipped table would give that hardness (its
+percentile among the calibration's deals); then how many were measured.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from puzzlegen import calibration, grading
+from solvers.agnes.game import GAME, chance
+from solvers.agnes.players import BOLD
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="Up-Suit-AnyRun-NoSplit")
+    ap.add_argument("--sample", type=int, default=12, help="beyond deals to measure")
+    ap.add_argument("--games", type=int, default=1_000_000, help="bold games a deal")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    args = ap.parse_args()
+    if args.sample < 1 or args.games < 1:
+        ap.exit(2, "error: --sample and --games must be 1 or more\n")
+    rules = GAME.parse_rules(args.rules)
+    key = GAME.calibration_key(rules)
+    records = calibration.read_figures(ROOT / "benchmarks" / "calibration" / f"{key}.jsonl")
+    table = grading.load(GAME, rules)
+    beyond = [r["seed"] for r in records if r.get("beyond")]
+    chosen = sorted(random.Random(args.seed).sample(beyond, min(args.sample, len(beyond))))
+    measured = 0
+    for seed in chosen:
+        deal = GAME.canonical(GAME.deal_from_seed(seed, rules), rules)
+        start = time.process_time()
+        log_p, reached = chance(deal, rules, BOLD, args.games)
+        hardness = round(-log_p, 3) if reached == 52 else None
+        measured += hardness is not None
+        print(json.dumps({"seed": seed, "hardness": hardness, "reached": reached,
+                          "score": None if hardness is None else grading.score_of(table, hardness),
+                          "cpu_s": round(time.process_time() - start, 1)}), flush=True)
+    print(json.dumps({"rules": rules.name, "games": args.games, "beyond": len(beyond),
+                      "sampled": len(chosen), "measured": measured}))
+
+
+if __name__ == "__main__":
+    main()
