@@ -59,7 +59,8 @@ def test_hint_matches_brute_force(seed, shape, picks):
         best = max(after(m) for m in safe)
         assert result.suggested == min(m for m in safe if after(m) == best)
     assert result.to_json() == {"solvable": result.solvable, "safe": result.safe,
-                                "losing": result.losing, "suggested": result.suggested}
+                                "losing": result.losing, "suggested": result.suggested,
+                                "limit": None}
 
 
 @settings(max_examples=60, deadline=None)
@@ -118,7 +119,8 @@ def test_cli_json_and_text():
     out = run("--seed", "4", "--rows", "3", "--cols", "3", "--moves", " ".join(moves), "--json")
     assert out.exit_code == 0, out.output
     got = json.loads(out.output)
-    assert set(got) == {"solvable", "safe", "losing", "suggested", "moves_played", "stacks"}
+    assert set(got) == {"solvable", "safe", "losing", "suggested", "limit", "moves_played",
+                        "stacks"}
     assert got["moves_played"] == moves and got["stacks"] == 9 - len(moves)
     position = replay(deal, moves)
     assert got["solvable"] == wins(position) and got["safe"] == safe_by_brute_force(position)
@@ -129,6 +131,25 @@ def test_cli_json_and_text():
     grid = [line.split() for line in text.output.splitlines()[:3]]
     assert [len(row) for row in grid] == [3, 3, 3]
     assert sum(row.count("--") for row in grid) == len(moves)
+
+
+def test_a_position_past_the_state_limit_says_limit():
+    """The 4x4 deal 1 stores more than 1,000 states before its start is decided: the hint
+    claims nothing (``limit``, no moves), with exit status 0, as a solve's ``limit``; with the
+    default limit the same call decides a small deal."""
+    deal = Deal.from_seed(1, 4, 4)
+    assert hint(deal, max_states=1000).to_json() == {
+        "solvable": None, "safe": [], "losing": [], "suggested": None,
+        "limit": "the decision search stored 1000 states"}
+    out = run("--seed", "1", "--max-states", "1000", "--json")
+    assert out.exit_code == 0 and json.loads(out.output)["limit"], out.output
+    text = run("--seed", "1", "--max-states", "1000")
+    assert text.exit_code == 0 and "solvable: limit (the decision search stored 1000 states; " \
+        "--max-states raises it)" in text.output and "safe moves" not in text.output
+    assert hint(Deal.from_seed(4, 3, 3)).limit is None
+    huge = run("--seed", "1", "--max-states", str(10 ** 15))
+    assert huge.exit_code == 2 and huge.output.startswith("error: --max-states ") \
+        and "of memory" in huge.output
 
 
 def test_cli_bad_input_is_one_error_line():

@@ -5,7 +5,7 @@ import click
 
 from puzzlegen import clitools
 from puzzlegen.commands.design import read_deal
-from solvers.errors import LimitReached
+from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Position, replay
@@ -30,22 +30,31 @@ def position_text(position: Position) -> str:
               help="Rows of the grid.")
 @click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
               help="Columns of the grid.")
+@click.option("--max-states", type=clitools.COUNT, default=None,
+              help=f"States the decision search may store; past them the answer is 'limit' "
+                   f"[default: {DEFAULT_BUDGET.states:,}].")
 @clitools.json_option
-def hint(deal, seed, moves, rows, cols, as_json):
+def hint(deal, seed, moves, rows, cols, max_states, as_json):
     """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
-    keep it reachable (safe) and which lose, and the safe move leaving the most safe moves."""
+    keep it reachable (safe) and which lose, and the safe move leaving the most safe moves; when
+    the search hits its state limit, 'limit' and no moves."""
     the_deal = read_deal(GAME, Grid(rows, cols), deal, seed)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
-    try:
-        result = hint_of(the_deal, played)
-    except LimitReached as exc:
-        raise clitools.fail(f"cannot decide this position exactly: {exc}") from None
+    if max_states is None:
+        max_states = DEFAULT_BUDGET.states
+    else:  # up to 4 table rows a state (6 while it grows) of (cells + 7) // 8 words
+        clitools.check_memory(f"--max-states {max_states}",
+                              max_states * 48 * ((rows * cols + 7) // 8))
+    result = hint_of(the_deal, played, max_states)
     if as_json:
         clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],
                             "stacks": position.stacks()})
         return
     click.echo(position_text(position))
+    if result.limit:
+        click.echo(f"solvable: limit ({result.limit}; --max-states raises it)")
+        return
     click.echo(f"solvable: {'yes' if result.solvable else 'no'}")
     click.echo("safe moves: " + (" ".join(result.safe) or "none"))
     click.echo("losing moves: " + (" ".join(result.losing) or "none"))

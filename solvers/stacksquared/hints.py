@@ -1,29 +1,32 @@
 """Hints for a StacksSquared position and the critical moments of a winning line.
 
 A move is *safe* when one stack is still reachable after it, *losing* otherwise; every decision
-is exact (the memoised search of :class:`solvers.stacksquared.difficulty.Decider`).
+is exact (the memoised search of :class:`solvers.stacksquared.difficulty.Decider`), or, when that
+search hits its state limit, none is claimed (``limit``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable
 
-from solvers.stacksquared.difficulty import Decider, line_cells_to_moves, safe_moves, tops
-from solvers.errors import BadInput
+from solvers.stacksquared.difficulty import (DEFAULT_BUDGET, Decider, line_cells_to_moves,
+                                             safe_moves, tops)
+from solvers.errors import BadInput, LimitReached
 from solvers.stacksquared import Deal
 from solvers.stacksquared.rules import Move, Position, replay
 
 
 @dataclass
 class Hint:
-    solvable: bool
+    solvable: bool | None   # None: the search hit its limit (``limit`` says which)
     safe: list[str]
     losing: list[str]
     suggested: str | None
+    limit: str | None = None
 
     def to_json(self) -> dict:
         return {"solvable": self.solvable, "safe": self.safe, "losing": self.losing,
-                "suggested": self.suggested}
+                "suggested": self.suggested, "limit": self.limit}
 
 
 def parse_moves(moves: Iterable[Move | str]) -> list[Move]:
@@ -41,17 +44,24 @@ def winnable(decider: Decider, position: Position) -> bool:
     return decider.decide(tops(position))[0]
 
 
-def hint(deal: Deal, moves: Iterable[Move | str] = ()) -> Hint:
+def hint(deal: Deal, moves: Iterable[Move | str] = (),
+         max_states: int = DEFAULT_BUDGET.states) -> Hint:
     """Replay ``moves`` from ``deal`` (:class:`BadInput` names the first illegal one) and sort
     the legal moves there into safe and losing; ``suggested`` is the safe move leaving the most
-    safe moves after it (ties: the smallest move text), None when no move is safe."""
+    safe moves after it (ties: the smallest move text), None when no move is safe.  When the
+    decision search stores more than ``max_states`` states, nothing is claimed: ``solvable``
+    None, no moves, and ``limit`` says so."""
     position = replay(deal, parse_moves(moves))
-    decider = Decider(deal)
-    safe = safe_moves(decider, position)
+    decider = Decider(deal, max_states)
+    try:
+        safe = safe_moves(decider, position)
+        suggested = min(safe, key=lambda m: (-len(safe_moves(decider, position.play(m))), str(m)),
+                        default=None)
+        solvable = winnable(decider, position)
+    except LimitReached as exc:
+        return Hint(None, [], [], None, str(exc))
     losing = [str(m) for m in position.legal_moves() if m not in safe]
-    suggested = min(safe, key=lambda m: (-len(safe_moves(decider, position.play(m))), str(m)),
-                    default=None)
-    return Hint(winnable(decider, position), [str(m) for m in safe], losing,
+    return Hint(solvable, [str(m) for m in safe], losing,
                 None if suggested is None else str(suggested))
 
 
