@@ -18,9 +18,10 @@ import random
 import time
 from pathlib import Path
 
-from puzzlegen import calibration, grading
+from puzzlegen import calibration, clitools, grading
 from solvers.agnes.game import GAME, chance
-from solvers.agnes.players import BOLD
+from solvers.agnes.players import BOLD, PARTICLE_BYTES
+from solvers.errors import BadInput
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,10 +35,14 @@ def main() -> None:
     args = ap.parse_args()
     if args.sample < 1 or args.games < 1:
         ap.exit(2, "error: --sample and --games must be 1 or more\n")
-    rules = GAME.parse_rules(args.rules)
-    key = GAME.calibration_key(rules)
-    records = calibration.read_figures(ROOT / "benchmarks" / "calibration" / f"{key}.jsonl")
-    table = grading.load(GAME, rules)
+    try:
+        clitools.check_memory(f"--games {args.games:,}", args.games * PARTICLE_BYTES)
+        rules = GAME.parse_rules(args.rules)
+        table = grading.load(GAME, rules)
+        records = calibration.read_figures(ROOT / "benchmarks" / "calibration"
+                                           / f"{GAME.calibration_key(rules)}.jsonl")
+    except (BadInput, OSError) as exc:
+        ap.exit(2, f"error: {exc}\n")
     beyond = [r["seed"] for r in records if r.get("beyond")]
     chosen = sorted(random.Random(args.seed).sample(beyond, min(args.sample, len(beyond))))
     measured = 0

@@ -144,3 +144,12 @@ def test_agnes_particles_refuses_another_game_and_a_bad_count():
         proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
+
+
+def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
+    for args in (["--rules", "Nonsense"], ["--rules", "Up-Suit-None"],
+                 ["--games", "10000000000"]):  # far more memory than exists
+        proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_beyond.py"), *args],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1

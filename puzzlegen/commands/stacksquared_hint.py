@@ -9,6 +9,7 @@ from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Position, replay
+from solvers.stacksquared.tree import decision_bytes
 
 
 def position_text(position: Position) -> str:
@@ -43,9 +44,9 @@ def hint(deal, seed, moves, rows, cols, max_states, as_json):
     position = replay(the_deal, played)
     if max_states is None:
         max_states = DEFAULT_BUDGET.states
-    else:  # up to 4 table rows a state (6 while it grows) of (cells + 7) // 8 words
+    else:
         clitools.check_memory(f"--max-states {max_states}",
-                              max_states * 48 * ((rows * cols + 7) // 8))
+                              decision_bytes(rows * cols, max_states))
     result = hint_of(the_deal, played, max_states)
     if as_json:
         clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],

@@ -552,8 +552,8 @@ def _forget_one(keys, size, key, stamp_shift, gen, word, mul, n, shift, movable_
     """Empty the first slot from ``key``'s home on whose layout cannot recur, keeping every
     other key findable (backward-shift deletion); False if no slot can go.  Only the whole
     round forgets, so no key holds hops and the whole last word below the stamp is hashed, as
-    ``_insert`` hashes it there.  Forgetting where the new key goes keeps the table evenly filled (a cursor going round it would leave a run
-    of full slots ahead of it)."""
+    ``_insert`` hashes it there.  Forgetting where the new key goes keeps the table evenly
+    filled (a cursor going round it would leave a run of full slots ahead of it)."""
     mask = size - 1
     last = keys.shape[1] - 1
     keep = _layout_bits(shift, False)

@@ -102,7 +102,7 @@ class Decider:
         self.line = line_masks(deal.rows, deal.cols)
         self.compat = compat_masks()
         self.max_states = max_states
-        self.table = tree.decision_table((self.n + 7) >> 3)
+        self.table = tree.decision_table((self.n + 7) // 8)
         self.count = 0
         self.path = np.zeros(self.n, dtype=np.int64)
 

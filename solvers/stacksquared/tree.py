@@ -278,6 +278,13 @@ def decision_table(width: int) -> np.ndarray:
     return np.zeros((2048, width), dtype=np.uint64)
 
 
+def decision_bytes(cells: int, states: int) -> int:
+    """At most the bytes of a decision table holding ``states`` states of a ``cells``-card deal:
+    it doubles at 70% full, so up to 2.9 rows a state, 4.3 while both copies live (6 here) of
+    ``(cells + 7) // 8`` words."""
+    return states * 6 * 8 * ((cells + 7) // 8)
+
+
 @njit(cache=True, inline="always")
 def status_of(first):
     """The status of a stored row from its first word (OPEN for an empty row)."""
