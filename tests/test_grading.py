@@ -333,6 +333,22 @@ def test_grade_command_json_explanation_and_bad_input():
         assert len(bad.output.strip().splitlines()) == 1
 
 
+def test_critical_moments_past_the_state_limit_say_limit():
+    """The grade stands; only the moments are not claimed (exit 0, as a hint's limit)."""
+    runner = CliRunner()
+    args = ["stacksquared", "grade", "--seed", "2", "--rows", "3", "--cols", "3", "--explain"]
+    full = json.loads(runner.invoke(cli, [*args, "--json"]).output)
+    assert full["critical_limit"] is None and isinstance(full["critical"], list)
+    cut = runner.invoke(cli, [*args, "--json", "--max-states", "3"])
+    assert cut.exit_code == 0, cut.output
+    out = json.loads(cut.output)
+    assert out["critical"] is None and out["critical_limit"] == "the decision search stored 3 states"
+    assert (out["level"], out["score"]) == (full["level"], full["score"])
+    text = runner.invoke(cli, [*args, "--max-states", "3"])
+    assert text.exit_code == 0 and "critical moments: limit (the decision search stored 3 " \
+        "states; --max-states raises it)" in text.output
+
+
 def test_unsolvable_deal_is_graded_as_such():
     deal = next(d for d in (Deal.from_seed(s, 3, 3) for s in range(1, 50))
                 if not figures(d)[0]["single_stack"])

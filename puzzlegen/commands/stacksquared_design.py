@@ -5,10 +5,11 @@ import click
 
 from puzzlegen import clitools
 from puzzlegen.commands.design import generate_options, read_deal, run_generate
+from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
 from puzzlegen.grading import grade as grade_deal, load
 from solvers.errors import LimitReached
-from solvers.stacksquared.difficulty import TREE_CELLS, TREE_STATES
+from solvers.stacksquared.difficulty import DEFAULT_BUDGET, TREE_CELLS, TREE_STATES
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.hints import critical_moments, explain_lines
 from solvers.stacksquared.rules import Move
@@ -28,8 +29,11 @@ from solvers.stacksquared.rules import Move
 @click.option("--explain", is_flag=True,
               help="Also list the critical moments of the solution: the positions where most "
                    "moves lose.")
+@click.option("--max-states", type=clitools.COUNT, default=None,
+              help=f"States the decision search of --explain may store; past them the critical "
+                   f"moments are 'limit' [default: {DEFAULT_BUDGET.states:,}].")
 @clitools.json_option
-def grade(deal, seed, rows, cols, tree_states, explain, as_json):
+def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
     """Grade DEAL (cards row-major): level, score (0-100), the reason, and the figures behind it.
 
     The level rests on how often simulated players win; every symmetric copy of a deal (rows,
@@ -38,14 +42,18 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
     grid = Grid(rows, cols)
     the_deal = read_deal(GAME, grid, deal, seed)
     load(GAME, grid)  # a grid without a calibration is refused before any work
+    max_states = decision_states(max_states, rows * cols)
     result = grade_deal(GAME, the_deal, grid, tree_states=tree_states)
+    moments, limit = [], None
     try:
-        moments = critical_moments(the_deal, [Move.parse(m) for m in result.solution]) \
-            if explain and result.metrics.get("single_stack") else []
+        if explain and result.metrics.get("single_stack"):
+            moments = critical_moments(the_deal, [Move.parse(m) for m in result.solution],
+                                       max_states)
     except LimitReached as exc:
-        raise clitools.fail(f"cannot list the critical moments exactly: {exc}") from None
+        moments, limit = None, str(exc)
     if as_json:
-        clitools.emit_json({**result.to_json(), **({"critical": moments} if explain else {})})
+        clitools.emit_json({**result.to_json(),
+                            **({"critical": moments, "critical_limit": limit} if explain else {})})
         return
     score = "-" if result.score is None else f"{result.score:.2f}"
     click.echo(the_deal.grid_text())
@@ -64,7 +72,9 @@ def grade(deal, seed, rows, cols, tree_states, explain, as_json):
         click.echo(f"  {name:20} {value}")
     if result.solution:
         click.echo("solution: " + " ".join(result.solution))
-    for line in explain_lines(moments):
+    if limit:
+        click.echo(f"critical moments: limit ({limit}; --max-states raises it)")
+    for line in explain_lines(moments or []):
         click.echo("  " + line)
 
 

@@ -22,6 +22,15 @@ def position_text(position: Position) -> str:
                      for i in range(0, len(cells), c))
 
 
+def decision_states(max_states: int | None, cells: int) -> int:
+    """The decision search's state limit from ``--max-states`` (None: the default), refused
+    with one error line when its table could not fit in free memory."""
+    if max_states is None:
+        return DEFAULT_BUDGET.states
+    clitools.check_memory(f"--max-states {max_states}", decision_bytes(cells, max_states))
+    return max_states
+
+
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
@@ -42,12 +51,7 @@ def hint(deal, seed, moves, rows, cols, max_states, as_json):
     the_deal = read_deal(GAME, Grid(rows, cols), deal, seed)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
-    if max_states is None:
-        max_states = DEFAULT_BUDGET.states
-    else:
-        clitools.check_memory(f"--max-states {max_states}",
-                              decision_bytes(rows * cols, max_states))
-    result = hint_of(the_deal, played, max_states)
+    result = hint_of(the_deal, played, decision_states(max_states, rows * cols))
     if as_json:
         clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],
                             "stacks": position.stacks()})

@@ -65,12 +65,14 @@ def hint(deal: Deal, moves: Iterable[Move | str] = (),
                 None if suggested is None else str(suggested))
 
 
-def critical_moments(deal: Deal, line: list[Move] | None = None) -> list[dict]:
+def critical_moments(deal: Deal, line: list[Move] | None = None,
+                     max_states: int = DEFAULT_BUDGET.states) -> list[dict]:
     """The positions of the winning ``line`` (by default the decision search's reference line)
     where more than half of the legal moves lose, each as ``step`` (1-based number of the move
     about to be played), ``stacks``, ``legal``, ``losing``, ``winning`` (the safe moves) and
-    ``played``; [] when the deal has no single-stack solution."""
-    decider = Decider(deal)
+    ``played``; [] when the deal has no single-stack solution.  :class:`LimitReached` when the
+    decision search stores more than ``max_states`` states."""
+    decider = Decider(deal, max_states)
     position = Position.start(deal)
     if line is None:
         won, cells = decider.decide(tops(position), reference=True)
