@@ -7,7 +7,10 @@
 Each deal's single round (no reshuffle) is solved by every search in turn (so machine load hits all
 alike): ``plain`` (no reduction), each reduction alone (``columns``; ``bound``: the stuck-card bound
 at phase-two layouts; ``reach``: the reach bound at every layout; ``safe``; ``passes``), ``before``
-(the default before the reach bound and safe moves) and ``all`` (the default). ``--seeds`` takes a
+(the default before the reach bound and safe moves), ``pass2`` (the default with one win-first
+pass of hop budget 2 instead of four of budgets 0..3) and ``all`` (the default).
+``--forget`` with ``--max-nodes`` searches as the 52-card runs do (a forgetting table: a round
+ends at ``limit`` only at the node cap). ``--seeds`` takes a
 list of seeds instead of ``--seed``/``--deals``. Layouts are compared on the deals every search
 decided; every two searches that decide a deal must agree on won/lost and the most locked cards
 (``disagreements``: should be 0). ``limit_share`` gives, for each table size up to ``--max-states``,
@@ -25,7 +28,8 @@ from puzzlegen.fileio import write_atomic
 from solvers.montana import Rules, Search, api, deal_from_seed, solve_round
 from solvers.result import Limits, Status
 
-SEARCHES = {**api.SEARCHES, "before": Search(reach=False, safe=False)}
+SEARCHES = {**api.SEARCHES, "before": Search(reach=False, safe=False),
+            "pass2": Search(hop_budgets=(2,))}  # one pass of budget 2: measured, not adopted
 TABLES = (1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 40_000_000, 89_000_000)
 
 
@@ -45,6 +49,10 @@ def main() -> None:
     ap.add_argument("--max-states", type=int, default=10_000_000)
     ap.add_argument("--searches", default=",".join(SEARCHES),
                     help="comma-separated names among " + ", ".join(SEARCHES))
+    ap.add_argument("--forget", action="store_true",
+                    help="a forgetting table (puzzlegen montana --forget): rounds end only at "
+                         "--max-nodes")
+    ap.add_argument("--max-nodes", type=int, default=None, help="moves a round may make")
     ap.add_argument("--out", help="write one JSON line per deal and search here")
     args = ap.parse_args()
     names = args.searches.split(",")
@@ -56,7 +64,8 @@ def main() -> None:
     for seed in seeds:
         cells = deal_from_seed(seed, args.ranks)
         for name in names:
-            r = solve_round(cells, Limits(), rules, args.max_states, search=SEARCHES[name])
+            r = solve_round(cells, Limits(nodes=args.max_nodes), rules, args.max_states,
+                            search=SEARCHES[name], forget=args.forget)
             rows.append({"seed": seed, "search": name,
                          "result": {Status.SOLVED: "won", Status.UNSOLVABLE: "lost",
                                     Status.LIMIT: "limit"}[r.status],

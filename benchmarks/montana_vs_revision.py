@@ -3,13 +3,13 @@
     nice -n 10 python benchmarks/montana_vs_revision.py --rev 554348f --ranks 13 --deals 40 \\
         --max-states 10000000
     nice -n 10 python benchmarks/montana_vs_revision.py --rev f349a2f --ranks 7 --deals 300 \\
-        --movable-twos --hop-passes 0 --no-columns --no-bound
+        --movable-twos --hop-budgets none --no-columns --no-bound
 
 ``solvers/montana`` at ``--rev`` is copied (``git show``) into a temporary package; each deal's
 single round is solved by the old and the current code in turn, so machine load hits both
 alike.  Both must give the same result, moves and layouts (the number of moves made, ``nodes``,
 may differ); the count of deals that differ is printed and should be 0.  With
-``--movable-twos`` the current code searches as ``--hop-passes``, ``--no-columns`` and
+``--movable-twos`` the current code searches as ``--hop-budgets``, ``--no-columns`` and
 ``--no-bound`` say (the defaults of ``solvers.montana.Search`` otherwise), so the same command
 measures a reduction against the plain search of an older revision: then only ``status`` and
 ``locked`` must agree (``differing_results``), and the layouts and seconds are compared.
@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 import solvers.montana as current
+from puzzlegen.commands.montana import parse_budgets
 from solvers.result import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,13 +52,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-states", type=int, default=10_000_000)
     ap.add_argument("--movable-twos", action="store_true")
-    ap.add_argument("--hop-passes", type=int, default=current.Search.hop_passes)
+    ap.add_argument("--hop-budgets", type=parse_budgets,
+                    default=current.Search.hop_budgets, help="comma-separated, or none")
     ap.add_argument("--pass-states", type=int, default=current.Search.pass_states)
     ap.add_argument("--no-columns", action="store_true")
     ap.add_argument("--no-bound", action="store_true")
     args = ap.parse_args()
     search = current.Search(columns=not args.no_columns, bound=not args.no_bound,
-                            hop_passes=args.hop_passes, pass_states=args.pass_states)
+                            hop_budgets=args.hop_budgets, pass_states=args.pass_states)
     with tempfile.TemporaryDirectory() as tmp:
         versions = {args.rev: load_revision(args.rev, Path(tmp)), "current": current}
         for m in versions.values():

@@ -31,7 +31,7 @@ from typing import NoReturn
 
 from puzzlegen import runs
 from puzzlegen.clitools import jobs_argument
-from puzzlegen.commands.montana import play, summarize
+from puzzlegen.commands.montana import parse_budgets, play, summarize
 from puzzlegen.fileio import write_atomic
 from solvers.montana import FORGET_MAX_NODES, Rules, Search
 from solvers.result import Limits
@@ -91,7 +91,8 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--redeals", type=int, default=2)
     ap.add_argument("--movable-twos", action="store_true")
-    ap.add_argument("--hop-passes", type=int, default=Search.hop_passes)
+    ap.add_argument("--hop-budgets", type=parse_budgets, default=Search.hop_budgets,
+                    help="comma-separated, or none")
     ap.add_argument("--pass-states", type=int, default=Search.pass_states)
     ap.add_argument("--no-columns", action="store_true")
     ap.add_argument("--no-bound", action="store_true")
@@ -122,7 +123,7 @@ def main() -> None:
     rules = Rules(args.ranks, movable_twos=args.movable_twos)
     search = Search(columns=not args.no_columns, bound=not args.no_bound,
                     reach=not args.no_reach, safe=not args.no_safe,
-                    hop_passes=args.hop_passes, pass_states=args.pass_states)
+                    hop_budgets=args.hop_budgets, pass_states=args.pass_states)
     resolved = checked = 0
     if args.resolve_max_states:
         seeds = [s for s, r in rows.items() if r["result"] == "limit"]

@@ -19,7 +19,7 @@ def run(*args):
 
 @pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
                                    ["--redeals", "0"], ["--movable-twos", "--no-columns"],
-                                   ["--movable-twos", "--hop-passes", "0"],
+                                   ["--movable-twos", "--hop-budgets", "none"],
                                    ["--movable-twos", "--no-reach", "--no-safe"],
                                    ["--max-states", 300, "--forget", "--max-nodes", 10**7]])
 def test_solve_json_rounds_replay(extra):
@@ -136,7 +136,11 @@ def test_a_forgetting_table_plays_the_games_of_a_big_one():
     (["winrate", "--deals", 2, "--max-nodes", 0], "--max-nodes must be at least 1"),
     (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
     (["winrate", "--deals", 2, "--max-states", 0], "--max-states must be at least 1"),
-    (["solve", "--seed", 1, "--hop-passes", 17], "--hop-passes must be between 0 and 16"),
+    (["solve", "--seed", 1, "--hop-budgets", "2,16"],
+     "--hop-budgets must be rising numbers from 0 to 15 (or none), got 2,16"),
+    (["solve", "--seed", 1, "--hop-budgets", "2,1"], "--hop-budgets must be rising numbers"),
+    (["solve", "--seed", 1, "--hop-budgets", "two"],
+     "--hop-budgets takes comma-separated numbers or none"),
     (["winrate", "--deals", 2, "--pass-states", 0], "--pass-states must be at least 1"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):

@@ -82,7 +82,8 @@ def check_round(cells, rules, result):
 
 # The movable-Twos searches: the plain one, and each reduction alone and together.  Small pass
 # caps make the hop-budget passes end early too.
-SEARCHES = {**api.SEARCHES, "short passes": Search(hop_passes=3, pass_states=50)}
+SEARCHES = {**api.SEARCHES, "short passes": Search(hop_budgets=(0, 1, 2), pass_states=50),
+            "short passes skipping budgets": Search(hop_budgets=(1, 3), pass_states=50)}
 
 
 @settings(max_examples=30, deadline=None)
@@ -191,7 +192,7 @@ def test_table_is_cleared_when_the_generation_stamp_runs_out():
 
 @pytest.mark.parametrize("ranks,movable_twos,search,table", [
     (6, False, Search(), 200), (6, True, api.SEARCHES["plain"], 3000),
-    (6, True, Search(hop_passes=0), 500), (7, True, Search(hop_passes=0), 3000)])
+    (6, True, Search(hop_budgets=()), 500), (7, True, Search(hop_budgets=()), 3000)])
 def test_forgetting_table_gives_the_unbounded_answer(ranks, movable_twos, search, table):
     """With ``forget`` a full table overwrites layouts that cannot recur: the round ends with the
     answer and line of a table big enough for all (a forgotten layout met again is searched
@@ -286,7 +287,7 @@ def test_a_rounds_work_does_not_depend_on_earlier_rounds():
     """Where a layout sits in the table, and so which layouts forgetting empties and how many
     moves a round makes, is the same whatever the process searched before: the slot comes from
     the layout, never from the generation stamp."""
-    rules, search = Rules(7, movable_twos=True), Search(hop_passes=0)
+    rules, search = Rules(7, movable_twos=True), Search(hop_budgets=())
 
     def work(seed):
         result = solve_round(deal_from_seed(seed, 7), Limits(nodes=20_000_000), rules, 3000,

@@ -196,7 +196,7 @@ def test_a_long_montana_round_keeps_its_worker(tmp_path):
     # worker is dropped mid-deal and the run ends with no worker left).
     with _cluster(tmp_path, workers=1, worker_ttl="2s") as address:
         out = CliRunner().invoke(cli, [
-            "montana", "winrate", "--movable-twos", "--redeals", "0", "--hop-passes", "0",
+            "montana", "winrate", "--movable-twos", "--redeals", "0", "--hop-budgets", "none",
             "--seed", "488", "--deals", "1", "--seconds", "6", "--scheduler", address,
             "--json"])
     assert out.exit_code == 0, out.output

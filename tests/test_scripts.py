@@ -153,3 +153,40 @@ def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_montana_passes_agree_with_the_exact_round_and_refuse_bad_input():
+    """benchmarks/montana_passes.py: a pass that wins is a win, one that never refused a hop is
+    the exact round, and the lines stop at the first win."""
+    from solvers.montana import Rules, deal_from_seed, solve_round
+    from solvers.result import Status
+
+    seeds = list(range(12))
+    proc = subprocess.run([sys.executable, "benchmarks/montana_passes.py", "--ranks", "6",
+                           "--seeds", ",".join(map(str, seeds)), "--budgets", "0,1,2",
+                           "--cap", "100000"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    rules = Rules(6, movable_twos=True)
+    for seed in seeds:
+        mine = [line for line in lines if line["seed"] == seed]
+        exact = solve_round(deal_from_seed(seed, 6), rules=rules)
+        assert [line["budget"] for line in mine] == [0, 1, 2][:len(mine)]
+        assert all(line["result"] != "won" for line in mine[:-1])
+        if mine[-1]["result"] == "won":
+            assert exact.status is Status.SOLVED
+        else:
+            assert len(mine) == 3
+        for line in mine:
+            assert line["locked"] <= exact.value
+            if line["result"] == "exhausted" and not line["budget_hit"]:
+                assert line["locked"] == exact.value
+    assert {line["result"] for line in lines} >= {"won", "exhausted"}
+    for args, message in ((["--seeds", "1,x"], "comma-separated numbers"),
+                          (["--seeds", "1", "--budgets", "3,1"], "--hop-budgets must be rising"),
+                          (["--seeds", "1", "--cap", "0"], "--cap must be at least 1")):
+        bad = subprocess.run([sys.executable, "benchmarks/montana_passes.py", *args], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and bad.stderr.startswith("error: ") and message in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1

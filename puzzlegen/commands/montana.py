@@ -46,9 +46,11 @@ def rule_options(fn):
         click.option("--prune", is_flag=True,
                      help="Skip layouts whose stuck cards bound them below the best seen "
                           "(sound; slower on random deals, see docs/montana.md)."),
-        click.option("--hop-passes", type=int, default=Search.hop_passes, show_default=True,
-                     help="With --movable-twos: first look for a win with at most 0, 1, .. "
-                          "K-1 Two moves between first-column gaps (0: no such passes)."),
+        click.option("--hop-budgets", default=",".join(map(str, Search.hop_budgets)),
+                     show_default=True,
+                     help="With --movable-twos: first look for a win with at most this many "
+                          "Two moves between first-column gaps, one pass each, in turn "
+                          "(comma-separated; none: no such passes)."),
         click.option("--pass-states", type=int, default=Search.pass_states,
                      show_default=True, help="Layouts kept in each of those passes."),
         click.option("--no-columns", is_flag=True,
@@ -72,10 +74,21 @@ def _rules(ranks: int, gaps: str, movable_twos: bool) -> Rules:
     return Rules(ranks, movable_twos=movable_twos, random_gaps=gaps == "random")
 
 
-def _search(hop_passes: int, pass_states: int, no_columns: bool, no_bound: bool,
+def parse_budgets(text: str) -> tuple[int, ...]:
+    """``--hop-budgets``: comma-separated hop budgets, or ``none``."""
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise BadInput(f"--hop-budgets takes comma-separated numbers or none, got {text!r}") \
+            from None
+
+
+def _search(budgets: str, pass_states: int, no_columns: bool, no_bound: bool,
             no_reach: bool, no_safe: bool) -> Search:
     return Search(columns=not no_columns, bound=not no_bound, reach=not no_reach,
-                  safe=not no_safe, hop_passes=hop_passes, pass_states=pass_states)
+                  safe=not no_safe, hop_budgets=parse_budgets(budgets), pass_states=pass_states)
 
 
 def _limits(seconds: float | None, max_nodes: int | None, forget: bool, redeals: int,
@@ -113,7 +126,7 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_twos, max_states,
-              seconds, max_nodes, forget, prune, hop_passes, pass_states, no_columns, no_bound,
+              seconds, max_nodes, forget, prune, hop_budgets, pass_states, no_columns, no_bound,
               no_reach, no_safe, as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
@@ -121,7 +134,7 @@ def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_tw
     --ranks 5: "3C AD 4S 2H 5D ..."; or give --seed S instead.
     """
     rules = _rules(ranks, gaps, movable_twos)
-    search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
+    search = _search(hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe)
     limits = _limits(seconds, max_nodes, forget, redeals, max_states, rules, search)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
@@ -205,12 +218,12 @@ RECORD_BYTES = 1500
 @clitools.run_options
 @clitools.json_option
 def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, max_nodes,
-                forget, prune, hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe,
+                forget, prune, hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe,
                 run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
-    search = _search(hop_passes, pass_states, no_columns, no_bound, no_reach, no_safe)
+    search = _search(hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe)
     limits = _limits(seconds, max_nodes, forget, redeals, max_states, rules, search,
                      1 if run["scheduler"] else run["jobs"])
     settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,

@@ -23,7 +23,7 @@ DEFAULT_MAX_STATES = 10_000_000
 #: Twos: 1.5 million moves a second).
 FORGET_MAX_NODES = 80_000_000
 MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
-MAX_HOP_PASSES = 1 << kernel.HOP_BITS
+MAX_HOP_BUDGET = (1 << kernel.HOP_BITS) - 1  # the hops a table key can hold
 # The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
 # best line (src, dst, arrangement), moves of each depth (src, dst, arrangement), asleep,
 # count, next, path (src, dst, arrangement), saved first column.
@@ -37,9 +37,9 @@ _WORK = (*(np.empty(MAX_DEPTH, np.int64) for _ in range(3)),
 class Search:
     """How the movable-Twos rule is searched (each part sound; see docs/montana.md).
 
-    ``hop_passes`` K: first search the round with at most 0, 1, .., K-1 hops (a Two moving
-    between first-column gaps), each pass ending after ``pass_states`` layouts; a win found is
-    a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
+    ``hop_budgets``: first search the round with at most that many hops (a Two moving between
+    first-column gaps), one pass a budget in turn, each ending after ``pass_states`` layouts; a
+    win found is a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
     layouts whose bound on the locked cards they can reach is no better than the best seen:
     with ``reach`` at every layout, from the cells each card can ever reach; else only once the
     four Twos fill the first column, from the cards that can move at all.  ``safe``: once the
@@ -51,24 +51,27 @@ class Search:
     bound: bool = True
     reach: bool = True
     safe: bool = True
-    hop_passes: int = 4
+    hop_budgets: tuple[int, ...] = (0, 1, 2, 3)
     pass_states: int = 5_000_000
 
     def __post_init__(self) -> None:
-        if not 0 <= self.hop_passes <= MAX_HOP_PASSES:
-            raise BadInput(f"--hop-passes must be between 0 and {MAX_HOP_PASSES}, "
-                           f"got {self.hop_passes}")
+        budgets = tuple(self.hop_budgets)
+        object.__setattr__(self, "hop_budgets", budgets)
+        if any(not 0 <= b <= MAX_HOP_BUDGET for b in budgets) or list(budgets) != sorted(
+                set(budgets)):
+            raise BadInput(f"--hop-budgets must be rising numbers from 0 to {MAX_HOP_BUDGET} "
+                           f"(or none), got {','.join(map(str, budgets)) or 'none'}")
         if self.pass_states < 1:
             raise BadInput(f"--pass-states must be at least 1, got {self.pass_states}")
 
-_NONE = dict(columns=False, bound=False, safe=False, hop_passes=0)
+_NONE = dict(columns=False, bound=False, safe=False, hop_budgets=())
 # The movable-Twos searches the checks and benchmarks compare: no reduction, each alone, all.
 SEARCHES = {"plain": Search(**_NONE),
             "columns": Search(**{**_NONE, "columns": True}),
             "bound": Search(**{**_NONE, "bound": True, "reach": False}),
             "reach": Search(**{**_NONE, "bound": True}),
             "safe": Search(**{**_NONE, "safe": True}),
-            "passes": Search(**{**_NONE, "hop_passes": Search.hop_passes}),
+            "passes": Search(**{**_NONE, "hop_budgets": Search.hop_budgets}),
             "all": Search()}
 
 __all__ = ["DEFAULT_MAX_STATES", "FORGET_MAX_NODES", "Move", "Round", "Rules", "Search",
@@ -121,7 +124,7 @@ def table_bytes(max_states: int, ranks: int) -> int:
 def table_states(rules: Rules, max_states: int, search: Search) -> int:
     """Layouts the table of a round is sized for: with movable Twos and hop passes, the larger
     of ``max_states`` and a pass's cap."""
-    return max(max_states, search.pass_states) if rules.movable_twos and search.hop_passes \
+    return max(max_states, search.pass_states) if rules.movable_twos and search.hop_budgets \
         else max_states
 
 
@@ -271,12 +274,12 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     n = rules.ranks
     board = _encode(cells, n)
     word, mul, words, shift = _packing(n)
-    passes = search.hop_passes if rules.movable_twos and table else 0
+    budgets = search.hop_budgets if rules.movable_twos and table else ()
     size = table_states(rules, max_states, search)
     nodes = states = forgotten = 0
     seconds = 0.0
     known, line = -1, []  # the most locked cards a pass reached, and its line of play
-    for budget in [*range(passes), -1]:
+    for budget in [*budgets, -1]:
         keys, gen = _table(size, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
         cap = max_states if budget < 0 else search.pass_states
         node_cap = -1 if limits.nodes is None else limits.nodes - nodes
