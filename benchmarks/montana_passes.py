@@ -14,9 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-
-import numpy as np
 
 from solvers.errors import BadInput
 from solvers.montana import api, kernel
@@ -26,20 +23,16 @@ RESULTS = {kernel.WON: "won", kernel.EXHAUSTED: "exhausted", kernel.LIMIT: "limi
 
 
 def passes(seed: int, ranks: int, budgets: list[int], cap: int):
-    """One line per pass of ``budgets`` on deal ``seed``, until a pass wins."""
+    """One line per pass of ``budgets`` on deal ``seed`` (``api.search_pass``, as
+    ``solve_round`` makes them), until a pass wins."""
+    rules = Rules(ranks, movable_twos=True)
     board = api._encode(deal_from_seed(seed, ranks), ranks)
-    word, mul, words, shift = api._packing(ranks)
-    search = api.Search()
     for budget in budgets:
-        keys, gen = api._table(cap, words, shift)
-        start = time.perf_counter()
-        status, best, _, _, _, stored, hit, _ = kernel.search(
-            board, ranks, True, budget, search.columns, True, False, search.bound, search.reach,
-            search.safe, False, -1, -1, -1.0, cap, keys, word, mul, np.uint64(shift),
-            np.uint64(gen), *api._WORK)
+        (status, best, _, _, _, stored, hit, _), seconds = api.search_pass(board, rules, budget,
+                                                                           cap, cap)
         yield {"seed": seed, "budget": budget, "result": RESULTS[int(status)],
                "locked": int(best), "layouts": int(stored), "budget_hit": bool(hit),
-               "seconds": round(time.perf_counter() - start, 2)}
+               "seconds": round(seconds, 2)}
         if status == kernel.WON:
             return
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 
 from puzzlegen.fileio import write_atomic
 from solvers.montana import Rules, Search, api, deal_from_seed, solve_round
@@ -55,6 +56,9 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, default=None, help="moves a round may make")
     ap.add_argument("--out", help="write one JSON line per deal and search here")
     args = ap.parse_args()
+    if args.max_nodes is not None and args.max_nodes < 1:
+        print(f"error: --max-nodes must be at least 1, got {args.max_nodes}", file=sys.stderr)
+        raise SystemExit(2)
     names = args.searches.split(",")
     rules = Rules(args.ranks, movable_twos=True)
     solve_round(deal_from_seed(0, 3), rules=Rules(3))  # load the compiled kernel first

@@ -342,7 +342,8 @@ def test_critical_moments_past_the_state_limit_say_limit():
     cut = runner.invoke(cli, [*args, "--json", "--max-states", "3"])
     assert cut.exit_code == 0, cut.output
     out = json.loads(cut.output)
-    assert out["critical"] is None and out["critical_limit"] == "the decision search stored 3 states"
+    assert out["critical"] is None
+    assert out["critical_limit"] == "the decision search stored 3 states"
     assert (out["level"], out["score"]) == (full["level"], full["score"])
     text = runner.invoke(cli, [*args, "--max-states", "3"])
     assert text.exit_code == 0 and "critical moments: limit (the decision search stored 3 " \

@@ -39,12 +39,12 @@ class Search:
 
     ``hop_budgets``: first search the round with at most that many hops (a Two moving between
     first-column gaps), one pass a budget in turn, each ending after ``pass_states`` layouts; a
-    win found is a win.  Then the whole round, with ``columns`` (column classes) on or off.  ``bound``: skip
-    layouts whose bound on the locked cards they can reach is no better than the best seen:
-    with ``reach`` at every layout, from the cells each card can ever reach; else only once the
-    four Twos fill the first column, from the cards that can move at all.  ``safe``: once the
-    Twos fill the first column, play a safe move (a card onto its row's locked run) alone when
-    there is one.  Without movable Twos none of this applies.
+    win found is a win.  Then the whole round, with ``columns`` (column classes) on or off.
+    ``bound``: skip layouts whose bound on the locked cards they can reach is no better than the
+    best seen: with ``reach`` at every layout, from the cells each card can ever reach; else
+    only once the four Twos fill the first column, from the cards that can move at all.
+    ``safe``: once the Twos fill the first column, play a safe move (a card onto its row's
+    locked run) alone when there is one.  Without movable Twos none of this applies.
     """
 
     columns: bool = True
@@ -246,6 +246,24 @@ def _line(board: np.ndarray, n: int, count: int, final_arr: int) -> list[Move]:
     return moves
 
 
+def search_pass(board: np.ndarray, rules: Rules, budget: int, cap: int, size: int,
+                search: Search = Search(), *, table: bool = True, prune: bool = False,
+                forget: bool = False, known: int = -1, node_cap: int = -1,
+                second_cap: float = -1.0) -> tuple[tuple, float]:
+    """One kernel search of a round from the encoded ``board``: the pass of hop budget
+    ``budget`` (-1: the whole round) storing at most ``cap`` layouts, in the process's table
+    sized for ``size``; the kernel's answer (``kernel.search``) and its seconds."""
+    n = rules.ranks
+    word, mul, words, shift = _packing(n)
+    keys, gen = _table(size, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
+    start = time.perf_counter()
+    answer = kernel.search(
+        board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
+        search.reach, search.safe and table, forget and table, known, node_cap, second_cap, cap,
+        keys, word, mul, np.uint64(shift), np.uint64(gen), *_WORK)
+    return answer, time.perf_counter() - start
+
+
 def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules(),
                 max_states: int = DEFAULT_MAX_STATES, *, table: bool = True,
                 prune: bool = False, search: Search = Search(), forget: bool = False
@@ -273,23 +291,19 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
         raise BadInput(f"--max-states must be at least 1, got {max_states}")
     n = rules.ranks
     board = _encode(cells, n)
-    word, mul, words, shift = _packing(n)
     budgets = search.hop_budgets if rules.movable_twos and table else ()
     size = table_states(rules, max_states, search)
     nodes = states = forgotten = 0
     seconds = 0.0
     known, line = -1, []  # the most locked cards a pass reached, and its line of play
     for budget in [*budgets, -1]:
-        keys, gen = _table(size, words, shift) if table else (np.zeros((1, words), np.uint64), 1)
         cap = max_states if budget < 0 else search.pass_states
         node_cap = -1 if limits.nodes is None else limits.nodes - nodes
         second_cap = -1.0 if limits.seconds is None else max(limits.seconds - seconds, 0.0)
-        start = time.perf_counter()
-        status, best, count, final_arr, made, stored, budget_hit, lost = kernel.search(
-            board, n, rules.movable_twos, budget, search.columns, table, prune, search.bound,
-            search.reach, search.safe and table, forget and table and budget < 0, known,
-            node_cap, second_cap, cap, keys, word, mul, np.uint64(shift), np.uint64(gen), *_WORK)
-        seconds += time.perf_counter() - start
+        (status, best, count, final_arr, made, stored, budget_hit, lost), spent = search_pass(
+            board, rules, budget, cap, size, search, table=table, prune=prune,
+            forget=forget and budget < 0, known=known, node_cap=node_cap, second_cap=second_cap)
+        seconds += spent
         nodes += int(made)
         states += int(stored)
         forgotten += int(lost)
