@@ -55,9 +55,10 @@ def _cluster(folder, workers: int, worker_ttl: str = "None"):
                 client.wait_for_workers(workers, timeout=120)
         yield _address(info)
     finally:
+        # One at a time, workers first: a worker told to stop while the scheduler stops too
+        # waits for it until killed (10 s a cluster).
         for proc in reversed(procs):
             proc.terminate()
-        for proc in procs:
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -138,7 +138,9 @@ def test_page_search_agrees_with_the_kernel_from_positions_of_play(game):
     small = game.evaluate(DECIDE, [300, [page_position(b) for b in boards]])
     verdicts = {"wins": 0, "loses": 0, "limit": 0}
     for board, answer, capped in zip(boards, answers, small):
-        truth = solve(board.deal, board.rules, Limits(nodes=20_000_000), start=board)
+        truth = solve(board.deal, board.rules, Limits(nodes=4_000_000), start=board)
+        if truth.status is Status.LIMIT and answer["verdict"] != "limit":  # decide it to compare
+            truth = solve(board.deal, board.rules, Limits(nodes=20_000_000), start=board)
         if truth.status is Status.LIMIT:  # too large for the kernel: the page claims nothing
             assert answer["verdict"] == "limit", str(board)
             verdicts["limit"] += 1
