@@ -9,6 +9,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# Tests share the cores with each other (pytest-xdist), with Dask workers and with Chromium, so
+# an example's time says nothing: no hypothesis deadline anywhere.
+settings.register_profile("shared-cores", deadline=None)
+settings.load_profile("shared-cores")
 
 
 def under_ci() -> bool:
