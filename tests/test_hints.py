@@ -120,10 +120,14 @@ def test_cli_json_and_text():
     assert out.exit_code == 0, out.output
     got = json.loads(out.output)
     assert set(got) == {"solvable", "safe", "losing", "suggested", "limit", "moves_played",
-                        "stacks"}
+                        "stacks", "choices"}
     assert got["moves_played"] == moves and got["stacks"] == 9 - len(moves)
     position = replay(deal, moves)
     assert got["solvable"] == wins(position) and got["safe"] == safe_by_brute_force(position)
+    # The same verdicts in the shape every game's --choices has, in legal-move order.
+    legal = [str(m) for m in position.legal_moves()]
+    assert got["choices"] == {"won": got["safe"], "lost": got["losing"], "limit": []}
+    assert sorted(got["safe"] + got["losing"], key=legal.index) == legal
     text = run(str(deal), "--rows", "3", "--cols", "3", "--moves", " ".join(moves))
     assert text.exit_code == 0, text.output
     assert f"solvable: {'yes' if got['solvable'] else 'no'}" in text.output
@@ -143,6 +147,8 @@ def test_a_position_past_the_state_limit_says_limit():
         "limit": "the decision search stored 1000 states"}
     out = run("--seed", "1", "--max-states", "1000", "--json")
     assert out.exit_code == 0 and json.loads(out.output)["limit"], out.output
+    legal = [str(m) for m in replay(deal, []).legal_moves()]
+    assert json.loads(out.output)["choices"] == {"won": [], "lost": [], "limit": legal}
     text = run("--seed", "1", "--max-states", "1000")
     assert text.exit_code == 0 and "solvable: limit (the decision search stored 1000 states; " \
         "--max-states raises it)" in text.output and "safe moves" not in text.output

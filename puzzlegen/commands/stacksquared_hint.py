@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import click
 
-from puzzlegen import clitools
+from puzzlegen import clitools, stats
 from puzzlegen.commands.design import read_deal
+from solvers.result import Status
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
 from solvers.stacksquared.game import GAME, Grid
@@ -53,8 +54,12 @@ def hint(deal, seed, moves, rows, cols, max_states, as_json):
     position = replay(the_deal, played)
     result = hint_of(the_deal, played, decision_states(max_states, rows * cols))
     if as_json:
+        verdicts = {**dict.fromkeys(result.safe, Status.SOLVED),
+                    **dict.fromkeys(result.losing, Status.UNSOLVABLE)}
         clitools.emit_json({**result.to_json(), "moves_played": [str(m) for m in played],
-                            "stacks": position.stacks()})
+                            "stacks": position.stacks(), "choices": stats.choices(
+                                [(m, verdicts.get(str(m), Status.LIMIT))
+                                 for m in position.legal_moves()])})
         return
     click.echo(position_text(position))
     if result.limit:
