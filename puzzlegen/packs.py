@@ -11,13 +11,14 @@ import json
 import math
 import random
 import re
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import numpy as np
 
-from puzzlegen import __version__
+from puzzlegen import __version__, runs
 from puzzlegen.grading import grade
 from solvers import game as games
 from solvers.errors import BadInput
@@ -166,34 +167,45 @@ def check_puzzle(game: games.Game, entry: dict, regrade: bool) -> list[str]:
     return problems
 
 
-def validate(pack: dict, sample: int | None = None, seed: int = 0) -> list[str]:
-    """Every problem of a schema-valid ``pack``: duplicate ids or deals, replays, re-grades.
+def _check(spec: tuple[dict, bool], game_name: str) -> list[str]:
+    """:func:`check_puzzle` of one ``(entry, regrade)``, the game named (for worker processes)."""
+    return check_puzzle(games.get(game_name), *spec)
+
+
+def validate(pack: dict, sample: int | None = None, seed: int = 0, jobs: int = 1) -> list[str]:
+    """Every problem of a schema-valid ``pack``: duplicate ids or deals, replays, re-grades,
+    puzzle by puzzle in the pack's order.
 
     With ``sample``, only that many puzzles (chosen by ``seed``) are re-graded; every puzzle is
-    still parsed, replayed and checked for duplicates.
+    still parsed, replayed and checked for duplicates.  ``jobs`` worker processes share the
+    puzzles' checks (a local Dask cluster, as every run of many deals).
     """
     game = games.get(pack["game"])
     puzzles = pack["puzzles"]
     chosen = set(range(len(puzzles)))
     if sample is not None and sample < len(puzzles):
         chosen = set(random.Random(seed).sample(range(len(puzzles)), sample))
-    problems, ids, forms = [], {}, {}
+    duplicates, ids, forms = [], {}, {}
     for i, entry in enumerate(puzzles):
         pid = entry["id"]
+        found = []
         if pid in ids:
-            problems.append(f"puzzle {pid}: field id: also used by puzzle #{ids[pid]}")
+            found.append(f"puzzle {pid}: field id: also used by puzzle #{ids[pid]}")
         ids.setdefault(pid, i)
         try:
             deal, rules = read_entry(game, entry)
             form = (game.format_rules(rules), game.format_deal(game.canonical(deal, rules)))
             if form in forms:
-                problems.append(f"puzzle {pid}: field deal: the same deal up to symmetry as "
-                                f"puzzle {forms[form]}")
+                found.append(f"puzzle {pid}: field deal: the same deal up to symmetry as "
+                             f"puzzle {forms[form]}")
             forms.setdefault(form, pid)
         except BadInput:
             pass  # reported by check_puzzle
-        problems.extend(check_puzzle(game, entry, i in chosen))
-    return problems
+        duplicates.append(found)
+    checks = runs.run(partial(_check, game_name=pack["game"]),
+                      [(entry, i in chosen) for i, entry in enumerate(puzzles)], jobs=jobs,
+                      desc="puzzles")
+    return [problem for found, checked in zip(duplicates, checks) for problem in found + checked]
 
 
 def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:

@@ -84,6 +84,24 @@ def test_duplicate_up_to_symmetry_is_rejected(small_pack, tmp_path):
     assert result.exit_code == 1 and "puzzle twin: field deal" in result.output
 
 
+def test_workers_find_the_same_problems_in_the_same_order(small_pack, tmp_path):
+    """``--jobs 2`` (a real local Dask cluster) re-grades on worker processes and reports what
+    one process does, puzzle by puzzle: a wrong level, a line that stops short, a duplicate id
+    and deal."""
+    pack = json.loads(small_pack.read_text())
+    pack["puzzles"][1]["level"] = "expert" if pack["puzzles"][1]["level"] != "expert" else "easy"
+    pack["puzzles"][2]["solution"] = pack["puzzles"][2]["solution"][:-1]
+    pack["puzzles"].append(dict(pack["puzzles"][0]))
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(pack))
+    alone, shared = run("validate", path, "--json"), run("validate", path, "--json", "--jobs", "2")
+    assert alone.exit_code == shared.exit_code == 1, shared.output
+    problems = json.loads(shared.stdout)["problems"]
+    assert problems == json.loads(alone.stdout)["problems"]
+    assert [p.split(":")[0] for p in problems] == [
+        "puzzle p1", "puzzle p1", "puzzle p2", "puzzle p2", "puzzle p0", "puzzle p0"], problems
+
+
 @pytest.mark.parametrize("text,fragment", [
     ("{not json", "is not JSON"),
     ('{"format": "puzzlegen-pack"}', "does not match the pack schema"),

@@ -28,11 +28,12 @@ def title_of(path: str) -> str:
                    "still replayed.  Default: re-grade all.")
 @click.option("--sample-seed", type=int, default=0, show_default=True,
               help="Seed choosing the puzzles --sample re-grades.")
+@clitools.jobs_option
 @clitools.json_option
-def validate(path, sample, sample_seed, as_json):
+def validate(path, sample, sample_seed, jobs, as_json):
     """Check PATH: schema, replays, exact re-grades.  Exit 0 valid, 1 wrong claims, 2 broken."""
     pack = packs.load(path)
-    problems = packs.validate(pack, sample, sample_seed)
+    problems = packs.validate(pack, sample, sample_seed, jobs)
     if as_json:
         clitools.emit_json({"valid": not problems, "puzzles": len(pack["puzzles"]),
                             "problems": problems})
