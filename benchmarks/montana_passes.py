@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from puzzlegen.commands.montana import parse_budgets
 from solvers.errors import BadInput
 from solvers.montana import api, kernel
 from solvers.montana.rules import Rules, deal_from_seed
@@ -41,17 +42,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", required=True, help="comma-separated seeds")
     ap.add_argument("--ranks", type=int, default=13)
-    ap.add_argument("--budgets", default="0,1,2,3", help="comma-separated hop budgets")
+    ap.add_argument("--budgets", default="0,1,2,3",
+                    help="comma-separated hop budgets, rising (as --hop-budgets)")
     ap.add_argument("--cap", type=int, default=30_000_000, help="layouts a pass may store")
     args = ap.parse_args()
     try:
         seeds = [int(x) for x in args.seeds.split(",")]
-        budgets = [int(x) for x in args.budgets.split(",")]
     except ValueError:
-        print("error: --seeds and --budgets take comma-separated numbers", file=sys.stderr)
+        print("error: --seeds takes comma-separated numbers", file=sys.stderr)
         raise SystemExit(2) from None
     try:
-        api.Search(hop_budgets=tuple(budgets))
+        budgets = api.Search(hop_budgets=parse_budgets(args.budgets)).hop_budgets
         Rules(args.ranks)
         if args.cap < 1:
             raise BadInput(f"--cap must be at least 1, got {args.cap}")
