@@ -204,7 +204,7 @@ def validate(pack: dict, sample: int | None = None, seed: int = 0, jobs: int = 1
         duplicates.append(found)
     checks = runs.run(partial(_check, game_name=pack["game"]),
                       [(entry, i in chosen) for i, entry in enumerate(puzzles)], jobs=jobs,
-                      desc="puzzles")
+                      desc="puzzles", unit="puzzles")
     return [problem for found, checked in zip(duplicates, checks) for problem in found + checked]
 
 

@@ -75,7 +75,7 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
         spec_key: Callable[[Any], Hashable] | None = None, jobs: int = 1,
         scheduler: str | None = None, per_deal: str | os.PathLike | None = None,
         resume: bool = False, fingerprint: dict | None = None,
-        setup: Callable[[], None] | None = None, desc: str = "deals",
+        setup: Callable[[], None] | None = None, desc: str = "deals", unit: str = "deals",
         progress_every: float | None = 30.0) -> Iterator[Any]:
     """Solve ``specs`` with ``fn`` and yield one record per spec, in order.
 
@@ -85,7 +85,9 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
     everything that decides a record.  ``setup`` runs once in each process before its first spec
     (loading kernels, so that the first deal's time is not the compiler's).  ``desc`` labels the
     progress (``progress_every`` seconds between lines in a log; None: no progress).  Raises
-    :class:`Interrupted` on Ctrl-C and :class:`BadInput` for a file that cannot be used.
+    :class:`Interrupted` on Ctrl-C, saying how many ``unit`` finished and, for a caller that
+    keeps records (a ``key``), where they are or that ``--per-deal FILE`` would keep them; and
+    :class:`BadInput` for a file that cannot be used.
     """
     store = None
     if per_deal is not None:
@@ -116,9 +118,9 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
             if progress:
                 progress.close()
             finished = len(ids) - len(todo) + (where.arrived if where else 0)
-            kept = f"; they are in {per_deal} (run again with --resume to go on)" \
-                if store else "; none kept (--per-deal FILE keeps them)"
-            raise Interrupted(f"interrupted: {finished:,} of {len(ids):,} deals finished{kept}") \
+            kept = f"; they are in {per_deal} (run again with --resume to go on)" if store \
+                else "; none kept (--per-deal FILE keeps them)" if key else ""
+            raise Interrupted(f"interrupted: {finished:,} of {len(ids):,} {unit} finished{kept}") \
                 from None
         finally:
             if stopper.installed:   # a Ctrl-C while stopping the workers changes nothing

@@ -161,3 +161,20 @@ def test_agnes_and_montana_winrate_share_one_shape():
         assert summary["won"] + summary["lost"] + summary["limit"] == summary["deals"] == 4
         expected = stats.win_summary(summary["won"], summary["lost"], summary["limit"])
         assert {k: summary[k] for k in shared} == expected
+
+
+def interrupt_at(stop: int, n: int) -> dict:
+    """A deal that Ctrl-C interrupts when it is ``stop``."""
+    if n == stop:
+        raise KeyboardInterrupt
+    return square(n)
+
+
+@pytest.mark.parametrize("options, told", [
+    ({"unit": "puzzles"}, "interrupted: 2 of 5 puzzles finished"),
+    ({"key": "n"}, "interrupted: 2 of 5 deals finished; none kept (--per-deal FILE keeps them)")])
+def test_an_interrupted_run_names_what_it_runs_and_offers_per_deal_only_with_a_key(options,
+                                                                                   told):
+    with pytest.raises(runs.Interrupted) as caught:
+        list(runs.run(partial(interrupt_at, 2), range(5), progress_every=None, **options))
+    assert str(caught.value) == told
