@@ -1,6 +1,6 @@
 """Layouts and seconds of each hop-budget pass alone, on 52-card single deals with movable Twos.
 
-    python benchmarks/montana_passes.py --seeds 3278,3238 --budgets 0,1,2,3 --cap 30000000
+    python benchmarks/montana_passes.py --seeds 3278,3238 --hop-budgets 0,1,2,3 --cap 30000000
 
 Each budget's pass is searched on its own (a fresh table stamp, no layouts carried over, no
 best carried over) up to ``--cap`` layouts, in the order given, until one wins.  One JSON line a
@@ -42,8 +42,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", required=True, help="comma-separated seeds")
     ap.add_argument("--ranks", type=int, default=13)
-    ap.add_argument("--budgets", default="0,1,2,3",
-                    help="comma-separated hop budgets, rising (as --hop-budgets)")
+    ap.add_argument("--hop-budgets", default="0,1,2,3",
+                    help="the passes: comma-separated hop budgets, rising (as in montana solve)")
     ap.add_argument("--cap", type=int, default=30_000_000, help="layouts a pass may store")
     args = ap.parse_args()
     try:
@@ -52,7 +52,9 @@ def main() -> None:
         print("error: --seeds takes comma-separated numbers", file=sys.stderr)
         raise SystemExit(2) from None
     try:
-        budgets = api.Search(hop_budgets=parse_budgets(args.budgets)).hop_budgets
+        budgets = api.Search(hop_budgets=parse_budgets(args.hop_budgets)).hop_budgets
+        if not budgets:
+            raise BadInput("--hop-budgets none leaves no pass to measure")
         Rules(args.ranks)
         if args.cap < 1:
             raise BadInput(f"--cap must be at least 1, got {args.cap}")

@@ -163,7 +163,7 @@ def test_montana_passes_agree_with_the_exact_round_and_refuse_bad_input():
 
     seeds = list(range(12))
     proc = subprocess.run([sys.executable, "benchmarks/montana_passes.py", "--ranks", "6",
-                           "--seeds", ",".join(map(str, seeds)), "--budgets", "0,1,2",
+                           "--seeds", ",".join(map(str, seeds)), "--hop-budgets", "0,1,2",
                            "--cap", "100000"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -184,7 +184,8 @@ def test_montana_passes_agree_with_the_exact_round_and_refuse_bad_input():
                 assert line["locked"] == exact.value
     assert {line["result"] for line in lines} >= {"won", "exhausted"}
     for args, message in ((["--seeds", "1,x"], "comma-separated numbers"),
-                          (["--seeds", "1", "--budgets", "3,1"], "--hop-budgets must be rising"),
+                          (["--seeds", "1", "--hop-budgets", "3,1"], "--hop-budgets must be rising"),
+                          (["--seeds", "1", "--hop-budgets", "none"], "no pass to measure"),
                           (["--seeds", "1", "--cap", "0"], "--cap must be at least 1")):
         bad = subprocess.run([sys.executable, "benchmarks/montana_passes.py", *args], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
