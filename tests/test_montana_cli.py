@@ -131,17 +131,17 @@ def test_a_forgetting_table_plays_the_games_of_a_big_one():
     (["solve"], "give either a DEAL or --seed"),
     (["solve", "--seed", 1, "AC"], "give either a DEAL or --seed"),
     (["solve", "--seed", 1, "--redeals", -1], "--redeals must be at least 0"),
-    (["solve", "--seed", 1, "--max-states", 0], "--max-states must be at least 1"),
+    (["solve", "--seed", 1, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),
     (["solve", "--seed", 1, "--seconds", 0], "--seconds must be positive"),
-    (["winrate", "--deals", 2, "--max-nodes", 0], "--max-nodes must be at least 1"),
+    (["winrate", "--deals", 2, "--max-nodes", 0], "'--max-nodes': 0 is not in the range 1<="),
     (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
-    (["winrate", "--deals", 2, "--max-states", 0], "--max-states must be at least 1"),
+    (["winrate", "--deals", 2, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),
     (["solve", "--seed", 1, "--hop-budgets", "2,16"],
      "--hop-budgets must be rising numbers from 0 to 15 (or none), got 2,16"),
     (["solve", "--seed", 1, "--hop-budgets", "2,1"], "--hop-budgets must be rising numbers"),
     (["solve", "--seed", 1, "--hop-budgets", "two"],
      "--hop-budgets takes comma-separated numbers or none"),
-    (["winrate", "--deals", 2, "--pass-states", 0], "--pass-states must be at least 1"),
+    (["winrate", "--deals", 2, "--pass-states", 0], "'--pass-states': 0 is not in the range 1<="),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)

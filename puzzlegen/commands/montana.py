@@ -31,12 +31,12 @@ def rule_options(fn):
         click.option("--movable-twos", is_flag=True,
                      help="A Two already in the first column may also move to another "
                           "first-column gap (Solitaire Laboratory's rule)."),
-        click.option("--max-states", type=int, default=DEFAULT_MAX_STATES, show_default=True,
+        click.option("--max-states", type=clitools.COUNT, default=DEFAULT_MAX_STATES, show_default=True,
                      help="Layouts kept per round (the transposition table); more ends the "
                           "round with 'limit'."),
         click.option("--seconds", type=float, default=None,
                      help="Time limit of a deal's search, shared by its rounds (default none)."),
-        click.option("--max-nodes", type=int, default=None,
+        click.option("--max-nodes", type=clitools.COUNT, default=None,
                      help="Moves a deal's search may make, shared by its rounds (default none; "
                           f"with --forget and no --seconds, {FORGET_MAX_NODES:,})."),
         click.option("--forget", is_flag=True,
@@ -51,7 +51,7 @@ def rule_options(fn):
                      help="With --movable-twos: first look for a win with at most this many "
                           "Two moves between first-column gaps, one pass each, in turn "
                           "(comma-separated; none: no such passes)."),
-        click.option("--pass-states", type=int, default=Search.pass_states,
+        click.option("--pass-states", type=clitools.COUNT, default=Search.pass_states,
                      show_default=True, help="Layouts kept in each of those passes."),
         click.option("--no-columns", is_flag=True,
                      help="With --movable-twos: search layouts, not first-column classes."),
@@ -97,14 +97,12 @@ def _limits(seconds: float | None, max_nodes: int | None, forget: bool, redeals:
     must fit in memory); a ``forget`` search given no limit gets :data:`FORGET_MAX_NODES`."""
     if seconds is not None and not 0 < seconds < math.inf:
         raise BadInput(f"--seconds must be positive and finite, got {seconds}")
-    if max_nodes is not None and max_nodes < 1:
-        raise BadInput(f"--max-nodes must be at least 1, got {max_nodes}")
     if redeals < 0:
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
-    if max_states < 1:
-        raise BadInput(f"--max-states must be at least 1, got {max_states}")
     states = table_states(rules, max_states, search)
-    clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
+    sized_by = f"--max-states {max_states}" if states == max_states \
+        else f"--pass-states {search.pass_states}"
+    clitools.check_memory(sized_by + (f" with {jobs} jobs" if jobs > 1 else ""),
                           jobs * table_bytes(states, rules.ranks))
     if forget and max_nodes is None and seconds is None:
         max_nodes = FORGET_MAX_NODES

@@ -13,6 +13,7 @@ from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.stacksquared import DEFAULT_LIMITS, Deal, warm_up
 from solvers.stacksquared.api import table_bytes
+from solvers.stacksquared.rules import check_grid
 
 cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): an r x c grid of "
                      "cards; stacks merge along rows and columns; score = sum of squared stack sizes.",
@@ -46,7 +47,9 @@ def limit_options(fn):
 
 
 def make_limits(max_nodes, max_states, max_seconds, rows=4, cols=4, jobs=1) -> Limits:
-    """The limits of the options, once the state tables of ``jobs`` workers fit in memory."""
+    """The limits of the options, once the grid is possible and the state tables of ``jobs``
+    workers fit in memory."""
+    check_grid(rows, cols)
     clitools.check_memory(f"--max-states {max_states}" + (f" with {jobs} jobs" if jobs > 1 else ""),
                           jobs * table_bytes(max_states, rows * cols))
     return Limits(nodes=max_nodes, states=max_states, seconds=max_seconds)

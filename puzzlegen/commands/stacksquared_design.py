@@ -13,6 +13,7 @@ from solvers.stacksquared.difficulty import DEFAULT_BUDGET, TREE_CELLS, TREE_STA
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.hints import critical_moments, explain_lines
 from solvers.stacksquared.rules import Move
+from solvers.stacksquared.tree import explore_bytes
 
 
 @click.command()
@@ -43,6 +44,9 @@ def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
     the_deal = read_deal(GAME, grid, deal, seed)
     load(GAME, grid)  # a grid without a calibration is refused before any work
     max_states = decision_states(max_states, rows * cols)
+    if tree_states is not None:
+        clitools.check_memory(f"--tree-states {tree_states}",
+                              explore_bytes(rows * cols, tree_states))
     result = grade_deal(GAME, the_deal, grid, tree_states=tree_states)
     moments, limit = [], None
     try:

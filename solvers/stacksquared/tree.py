@@ -278,6 +278,14 @@ def decision_table(width: int) -> np.ndarray:
     return np.zeros((2048, width), dtype=np.uint64)
 
 
+def explore_bytes(cells: int, states: int) -> int:
+    """At most the bytes :func:`explore` takes to store ``states`` states of a ``cells``-card
+    deal: its rows (a key of ``(cells + 7) // 8`` words and 33 bytes of figures) double when
+    full, so up to 3 a state while both copies live, and its slot index (8 bytes a slot) doubles
+    at 70% full, so up to 4.3 slots a state."""
+    return states * (3 * (8 * ((cells + 7) // 8) + 33) + 35)
+
+
 def decision_bytes(cells: int, states: int) -> int:
     """At most the bytes of a decision table holding ``states`` states of a ``cells``-card deal:
     it doubles at 70% full, so up to 2.9 rows a state, 4.3 while both copies live (6 here) of
