@@ -92,6 +92,23 @@ def load(path: str | Path) -> dict:
     return pack
 
 
+def load_checked(path: str | Path) -> dict:
+    """:func:`load`, then what every reader of a pack for people relies on: unique ids, and each
+    stored solution replaying to what the pack claims (:func:`check_puzzle` without
+    re-grading); :class:`BadInput` naming the first problem."""
+    pack = load(path)
+    game = games.get(pack["game"])
+    ids = set()
+    for entry in pack["puzzles"]:
+        if entry["id"] in ids:
+            raise BadInput(f"puzzle {entry['id']}: field id: used by two puzzles")
+        ids.add(entry["id"])
+        problems = check_puzzle(game, entry, regrade=False)
+        if problems:
+            raise BadInput(problems[0])
+    return pack
+
+
 def nesting(text: str) -> int:
     """How deep arrays and objects nest in the JSON ``text`` (brackets inside strings aside)."""
     raw = np.frombuffer(_STRING.sub("", text).encode("utf-8"), np.uint8)

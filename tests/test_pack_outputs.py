@@ -72,6 +72,18 @@ def test_print_svg_pages_are_named_by_puzzle(tmp_path):
     assert run("print", PACK, "--out", out, "--format", "svg", "--force").exit_code == 0
 
 
+@pytest.mark.parametrize("second", ["3x4 hard 001", "solutions-1"])
+def test_print_svg_refuses_pages_with_one_file_name_but_pdf_prints_them(tmp_path, second):
+    pack = json.loads(PACK.read_text())
+    first = dict(pack["puzzles"][0], id="3x4_hard_001")
+    source = tmp_path / "clash.json"
+    source.write_text(json.dumps(dict(pack, puzzles=[first, dict(pack["puzzles"][1], id=second)])))
+    result = run("print", source, "--out", tmp_path / "pages", "--format", "svg")
+    assert result.exit_code == 2 and not (tmp_path / "pages").exists()
+    assert result.output.startswith("error: two pages get the same file name")
+    assert run("print", source, "--out", tmp_path / "book.pdf").exit_code == 0
+
+
 def printed(tmp_path: Path, name: str, index: int) -> tuple[dict, dict, str]:
     """The shipped pack ``name`` printed as SVG pages: the pack, its puzzle ``index`` and that
     puzzle's page."""
@@ -147,21 +159,30 @@ def test_a_game_without_a_page_is_refused_by_name():
 
 def broken_packs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     pack = json.loads(PACK.read_text())
-    wrong = dict(pack, puzzles=[dict(pack["puzzles"][0], solution=pack["puzzles"][0]["solution"][:-1])])
+    first, second = pack["puzzles"][:2]
+    wrong = dict(pack, puzzles=[dict(first, solution=first["solution"][:-1])])
+    twice = dict(pack, puzzles=[first, dict(second, id=first["id"])])
     files = {"missing": (tmp_path / "nope.json", "No such file"),
              "not json": (tmp_path / "bad.json", "is not JSON"),
-             "short solution": (tmp_path / "short.json", "field solution")}
+             "short solution": (tmp_path / "short.json", "field solution"),
+             "one id twice": (tmp_path / "twice.json", "field id: used by two puzzles")}
     files["not json"][0].write_text("{oops")
     files["short solution"][0].write_text(json.dumps(wrong))
+    files["one id twice"][0].write_text(json.dumps(twice))
     return files
+
+
+def test_show_refuses_a_broken_pack_in_one_error_line(tmp_path):
+    for pack, fragment in broken_packs(tmp_path).values():
+        result = run("show", pack, "--no-solution")
+        assert result.exit_code == 2 and result.output.startswith("error: "), result.output
+        assert fragment in result.output and len(result.output.splitlines()) == 1
 
 
 @pytest.mark.parametrize("command", ["html", "print"])
 def test_bad_input_is_one_error_line_and_exit_2(tmp_path, command):
     out = tmp_path / ("out.html" if command == "html" else "out.pdf")
-    cases = [(pack, fragment) for pack, fragment in broken_packs(tmp_path).values()
-             if command == "html" or fragment != "field solution"]
-    for pack, fragment in cases:
+    for pack, fragment in broken_packs(tmp_path).values():
         result = run(command, pack, "--out", out)
         assert result.exit_code == 2 and result.output.startswith("error: "), result.output
         assert fragment in result.output and len(result.output.splitlines()) == 1

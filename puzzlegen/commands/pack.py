@@ -55,7 +55,7 @@ def show(path, pid, no_solution, as_json):
 
     With --json: the pack as one JSON object, cut down to --id and without solutions under
     --no-solution."""
-    shown = packs.select(packs.load(path), pid, solutions=not no_solution)
+    shown = packs.select(packs.load_checked(path), pid, solutions=not no_solution)
     if as_json:
         clitools.emit_json(shown)
     else:
@@ -77,7 +77,7 @@ def html(path, out, title, force):
     from puzzlegen import web
 
     check_output(out, force)
-    write_atomic(out, web.page(packs.load(path), title or title_of(path)))
+    write_atomic(out, web.page(packs.load_checked(path), title or title_of(path)))
 
 
 @cli.command(name="print")
@@ -98,12 +98,16 @@ def print_(path, out, fmt, paper, title, force):
     check_output(out, force)
     if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
         raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
-    pack = packs.load(path)
+    pack = packs.load_checked(path)
     title = title or title_of(path)
     book = printing.pages(pack, title, paper)
     if fmt == "pdf":
         write_atomic(out, printing.pdf(book, title))
         return
+    if len({page.name for page in book}) != len(book):
+        raise BadInput("two pages get the same file name (puzzle ids that differ only in "
+                       "characters a file name cannot hold, or named contents or solutions-N); "
+                       "print as PDF instead")
     files = {f"{page.name}.svg": printing.svg(page) for page in book}
     if os.path.isdir(out):          # --force: replace the pages, file by file
         for name, data in files.items():
