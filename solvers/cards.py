@@ -76,7 +76,8 @@ def parse_cards(text: str | Iterable[str], *, count: int | None = None,
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     cards = [Card.parse(t) for t in tokens]
     if count is not None and len(cards) != count:
-        raise BadInput(f"the {what} has {len(cards)} cards, expected {count}")
+        raise BadInput(f"the {what} has {len(cards)} card{'s' * (len(cards) != 1)}, "
+                       f"expected {count}")
     if unique:
         seen: set[Card] = set()
         for card in cards:

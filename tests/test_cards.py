@@ -34,6 +34,8 @@ def test_parse_cards_counts_and_duplicates():
         parse_cards("AH 2C ah")
     with pytest.raises(BadInput, match="has 2 cards, expected 3"):
         parse_cards("AH 2C", count=3)
+    with pytest.raises(BadInput, match="has 1 card, expected 3"):
+        parse_cards("AH", count=3)
 
 
 def test_full_deck_is_rank_major():
