@@ -207,7 +207,7 @@ class Progress:
             eta = f", {_duration(left)} left" if left is not None else ""
         else:
             count, eta = f"{self.done:,}", ""
-        click.echo(f"{self.desc}: {count}, {rate:,.1f}/s{eta}", err=True)
+        click.echo(f"{self.desc}: {count}, {rate_text(rate)}{eta}", err=True)
         self.lines += 1
 
     def close(self) -> None:
@@ -216,6 +216,12 @@ class Progress:
             self.bar.close()
         elif self.lines:
             self._line()
+
+
+def rate_text(per_second: float) -> str:
+    """A rate people can read: per second, or per hour below one a second (a run of deals that
+    take minutes each would otherwise say 0.0/s)."""
+    return f"{per_second:,.1f}/s" if per_second >= 1 else f"{per_second * 3600:,.1f}/h"
 
 
 def _duration(seconds: float) -> str:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from puzzlegen import runs, stats
 from puzzlegen.cli import cli
-from puzzlegen.clitools import Progress
+from puzzlegen.clitools import Progress, rate_text
 from solvers.errors import BadInput
 
 FINGERPRINT = {"command": "test squares", "power": 2}
@@ -105,6 +105,7 @@ def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
     bar = Progress(None, desc="items", every=0.0)
     bar.update(5)
     assert capsys.readouterr().err.startswith("items: 5, ")
+    assert rate_text(1.6) == "1.6/s" and rate_text(3 / 1800) == "6.0/h"
 
 
 def test_run_options_through_the_command_line(tmp_path):
