@@ -31,7 +31,8 @@ def rule_options(fn):
         click.option("--movable-twos", is_flag=True,
                      help="A Two already in the first column may also move to another "
                           "first-column gap (Solitaire Laboratory's rule)."),
-        click.option("--max-states", type=clitools.COUNT, default=DEFAULT_MAX_STATES, show_default=True,
+        click.option("--max-states", type=clitools.COUNT, default=DEFAULT_MAX_STATES,
+                     show_default=True,
                      help="Layouts kept per round (the transposition table); more ends the "
                           "round with 'limit'."),
         click.option("--seconds", type=float, default=None,
