@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from puzzlegen.clitools import check_memory
 from puzzlegen.commands.montana import parse_budgets
 from solvers.errors import BadInput
 from solvers.montana import api, kernel
@@ -58,6 +59,7 @@ def main() -> None:
         Rules(args.ranks)
         if args.cap < 1:
             raise BadInput(f"--cap must be at least 1, got {args.cap}")
+        check_memory(f"--cap {args.cap}", api.table_bytes(args.cap, args.ranks))
     except BadInput as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -9,7 +9,7 @@ from puzzlegen.clitools import Group
 GAMES = {
     "stacksquared": ("puzzlegen.commands.stacksquared:cli",
                      "StacksSquared (Birds of a Feather): solve, stats, grade, generate, hint."),
-    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate and show."),
+    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate, show, play in a browser, print."),
     "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve a deal, win rates."),
     "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve a deal, win rates."),
     "stackmgmt": ("puzzlegen.commands.stackmgmt:cli",

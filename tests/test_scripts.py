@@ -186,7 +186,8 @@ def test_montana_passes_agree_with_the_exact_round_and_refuse_bad_input():
     for args, message in ((["--seeds", "1,x"], "comma-separated numbers"),
                           (["--seeds", "1", "--hop-budgets", "3,1"], "--hop-budgets must be rising"),
                           (["--seeds", "1", "--hop-budgets", "none"], "no pass to measure"),
-                          (["--seeds", "1", "--cap", "0"], "--cap must be at least 1")):
+                          (["--seeds", "1", "--cap", "0"], "--cap must be at least 1"),
+                          (["--seeds", "1", "--cap", str(10 ** 23)], "would need")):
         bad = subprocess.run([sys.executable, "benchmarks/montana_passes.py", *args], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and bad.stderr.startswith("error: ") and message in bad.stderr

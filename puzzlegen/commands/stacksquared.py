@@ -30,10 +30,12 @@ RECORD_BYTES = 1500
 
 
 def grid_options(fn):
-    fn = click.option("--cols", "-c", type=int, default=4, show_default=True,
+    """``--rows`` and ``--cols`` of every command that takes a grid (a side holds at most the
+    deck's 52 cards; whether the grid fits the deck is the rules' ``check_grid``)."""
+    fn = click.option("--cols", "-c", type=click.IntRange(1, 52), default=4, show_default=True,
                       help="Columns of the grid.")(fn)
-    return click.option("--rows", "-r", type=int, default=4, show_default=True,
-                        help="Rows of the grid.")(fn)
+    return click.option("--rows", "-r", type=click.IntRange(1, 52), default=4,
+                        show_default=True, help="Rows of the grid.")(fn)
 
 
 def limit_options(fn):

@@ -5,6 +5,7 @@ import click
 
 from puzzlegen import clitools
 from puzzlegen.commands.design import generate_options, read_deal, run_generate
+from puzzlegen.commands.stacksquared import grid_options
 from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
 from puzzlegen.grading import grade as grade_deal, load
@@ -19,10 +20,7 @@ from solvers.stacksquared.tree import explore_bytes
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=int, help="Microsoft FreeCell deal number to deal from.")
-@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Rows of the grid.")
-@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Columns of the grid.")
+@grid_options
 @click.option("--tree-states", type=click.IntRange(0), default=None,
               help=f"Compute the exact whole-tree figures when the game tree fits this many "
                    f"stored states [default: {TREE_STATES:,} for grids of at most {TREE_CELLS} "
@@ -83,10 +81,7 @@ def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
 
 
 @click.command()
-@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Rows of the grid.")
-@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Columns of the grid.")
+@grid_options
 @click.option("--method", type=click.Choice(["anneal", "cpsat"]), default="anneal",
               show_default=True, help="anneal: from random deals meeting the constraints; "
                                       "cpsat: annealing from deals CP-SAT constructs under the "

@@ -5,6 +5,7 @@ import click
 
 from puzzlegen import clitools, stats
 from puzzlegen.commands.design import read_deal
+from puzzlegen.commands.stacksquared import grid_options
 from solvers.result import Status
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
@@ -37,10 +38,7 @@ def decision_states(max_states: int | None, cells: int) -> int:
 @click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
 @click.option("--moves", default="", metavar="MOVES",
               help='Moves played so far, e.g. "9H-TS 8H-9H" (mover-destination top cards).')
-@click.option("--rows", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Rows of the grid.")
-@click.option("--cols", type=click.IntRange(1, 52), default=4, show_default=True,
-              help="Columns of the grid.")
+@grid_options
 @click.option("--max-states", type=clitools.COUNT, default=None,
               help=f"States the decision search may store; past them the answer is 'limit' "
                    f"[default: {DEFAULT_BUDGET.states:,}].")
