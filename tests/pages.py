@@ -45,8 +45,23 @@ def fresh(page, path: Path, puzzle: str | None = None):
     page.goto(path.as_uri())
     page.evaluate("window.localStorage.clear()")
     page.goto(path.as_uri() + (f"#{puzzle}" if puzzle else ""))
+    return reloaded(page)
+
+
+def reloaded(page):
+    """``page`` reloaded, returned once the new document's app has drawn its board: a mark left
+    on the old document must be gone, so no assertion can read the old board, nor the new one
+    before its script ran (whose #board still carries the template's ``data-status``)."""
+    page.evaluate("window.beforeReload = true")
     page.reload()
+    page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
     return page
+
+
+def saved(page) -> dict:
+    """The progress the page's storage holds for its pack (app.js's ``saveProgress``)."""
+    return page.evaluate("""() => JSON.parse(
+        window.localStorage.getItem("puzzlegen:" + window.puzzlegen.app.pack.key) || "{}")""")
 
 
 HISTORY = """([name, args, positions]) => {

@@ -227,7 +227,10 @@ def test_the_stored_solution_played_by_clicks_wins_and_survives_a_reload(pack_pa
     assert board_cells(page) == [None if c is None else str(c) for c in cells]
     assert page.locator("#board").get_attribute("data-status") == "solved"
     assert page.locator("#puzzle-stats").text_content().startswith("28 of 28 cards in place")
-    page.reload()
+    stored = pages.saved(page)["games"][entry["id"]]
+    assert stored == {"moves": entry["solution"], "solved": True}
+    pages.reloaded(page)
+    assert pages.saved(page)["games"][entry["id"]] == stored
     assert page.locator("#board").get_attribute("data-status") == "solved"
     assert "\u2713" in page.locator(f'[data-select-puzzle="{entry["id"]}"]').text_content()
 

@@ -17,7 +17,7 @@ from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Move
 
-from pages import built, fresh
+from pages import built, fresh, reloaded
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,13 +140,13 @@ def test_undo_restart_and_reload_keep_progress(pages, browser_page):
         positions.append(positions[-1].play(Move.parse(move)))
     page.click('[data-action="undo"]')
     assert board_tops(page) == python_tops(positions[2])
-    page.reload()
+    reloaded(page)
     assert page.get_attribute("#board", "data-puzzle-id") == entry["id"]
     assert board_tops(page) == python_tops(positions[2])
     assert "2 moves" in page.text_content("#puzzle-stats")
     page.click('[data-action="restart"]')
     assert board_tops(page) == python_tops(start)
-    page.reload()
+    reloaded(page)
     assert board_tops(page) == python_tops(start)
 
 
@@ -160,7 +160,7 @@ def test_progress_of_a_solved_puzzle_survives_a_reload(pages, browser_page):
     other = pack["puzzles"][4]["id"]
     page.click(f'[data-select-puzzle="{other}"]')
     assert page.get_attribute("#board", "data-puzzle-id") == other
-    page.reload()
+    reloaded(page)
     assert page.get_attribute("#board", "data-puzzle-id") == other
     assert page.text_content(f'[data-select-puzzle="{entry["id"]}"] .mark').strip() == "\u2713"
     page.click(f'[data-select-puzzle="{entry["id"]}"]')
