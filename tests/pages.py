@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -48,13 +49,23 @@ def fresh(page, path: Path, puzzle: str | None = None):
     return reloaded(page)
 
 
-def reloaded(page):
-    """``page`` reloaded, returned once the new document's app has drawn its board: a mark left
-    on the old document must be gone, so no assertion can read the old board, nor the new one
-    before its script ran (whose #board still carries the template's ``data-status``)."""
-    page.evaluate("window.beforeReload = true")
-    page.reload()
-    page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
+def reloaded(page, tries: int = 5):
+    """``page`` reloaded, returned once the new document's app has drawn its board from the
+    games the old document stored.  A mark left on the old document must be gone, so no
+    assertion reads the old board, nor the new one before its script ran (its #board carries
+    the template's ``data-status``).  Chromium hands a write to its storage asynchronously; if
+    the new document read the storage before the last write arrived, it is reloaded again
+    (a pause between tries), and a write never arriving fails the test.  (The open puzzle is
+    the URL's, so ``current`` may change.)"""
+    before = saved(page).get("games", {})
+    for k in range(tries):
+        time.sleep(0.2 * k)
+        page.evaluate("window.beforeReload = true")
+        page.reload()
+        page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
+        if saved(page).get("games", {}) == before:
+            return page
+    assert saved(page).get("games", {}) == before, "the games stored before the reload were lost"
     return page
 
 

@@ -167,6 +167,29 @@ def test_progress_of_a_solved_puzzle_survives_a_reload(pages, browser_page):
     assert status(page) == "solved"
 
 
+def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, browser_context):
+    """A tab stores only its own change: a second tab of the pack, opened before the first
+    solved a puzzle, neither wipes that solve when it opens another puzzle nor when it plays."""
+    path, pack = pages["small"]
+    solved, other = pack["puzzles"][3], pack["puzzles"][4]
+    page = fresh(browser_page, path, solved["id"])
+    second = browser_context.new_page()
+    second.goto(path.as_uri() + f"#{solved['id']}")
+    for _ in solved["solution"]:
+        page.click('[data-action="solution"]')
+    assert status(page) == "solved"
+    second.click(f'[data-select-puzzle="{other["id"]}"]')
+    second.click('[data-action="solution"]')
+    second.close()
+    page.wait_for_function("""(id) => (JSON.parse(window.localStorage.getItem(
+        "puzzlegen:" + window.puzzlegen.app.pack.key)).games || {})[id]""", arg=other["id"])
+    reloaded(page)
+    assert status(page) == "solved"
+    assert page.text_content(f'[data-select-puzzle="{solved["id"]}"] .mark').strip() == "\u2713"
+    page.click(f'[data-select-puzzle="{other["id"]}"]')
+    assert "1 move" in page.text_content("#puzzle-stats")
+
+
 def hinted_move(page) -> tuple[int, int]:
     def index(selector):
         found = page.locator(f"#board .cell.{selector}")

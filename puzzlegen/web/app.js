@@ -20,18 +20,26 @@
 
   /* ---- Progress in localStorage: per puzzle, the moves played and whether it was solved. ---- */
   const storageKey = "puzzlegen:" + pack.key;
-  function loadProgress() {
+  const progress = { current: null, games: {} };
+  /** Apply `change` to the progress stored now (another tab of the pack may have stored some
+   *  since) and store the result if it differs: a tab never writes back what it read before. */
+  function store(change) {
+    let text = null;
     try {
-      const saved = JSON.parse(window.localStorage.getItem(storageKey) || "{}");
-      return saved && typeof saved === "object" ? saved : {};
+      text = window.localStorage.getItem(storageKey);
+      const saved = JSON.parse(text || "{}");
+      if (saved && typeof saved === "object") {
+        progress.current = typeof saved.current === "string" ? saved.current : null;
+        progress.games = saved.games && typeof saved.games === "object" ? saved.games : {};
+      }
     } catch (err) {
-      return {};
+      /* storage unavailable (private mode) or not ours: play goes on from what is in memory */
     }
-  }
-  const progress = Object.assign({ current: null, games: {} }, loadProgress());
-  function saveProgress() {
+    change(progress);
+    const next = JSON.stringify(progress);
+    if (next === text) return;
     try {
-      window.localStorage.setItem(storageKey, JSON.stringify(progress));
+      window.localStorage.setItem(storageKey, next);
     } catch (err) {
       /* storage unavailable (private mode, quota): play goes on without it */
     }
@@ -56,12 +64,11 @@
 
   function select(id) {
     const puzzle = pack.puzzles.find((p) => p.id === id) || pack.puzzles[0];
+    store((stored) => { stored.current = puzzle.id; });
     const saved = progress.games[puzzle.id] || {};
     const replayed = replayNames(puzzle, saved.moves);
     Object.assign(play, { puzzle: puzzle, history: replayed.history, moves: replayed.moves,
                           selected: null, hint: null });
-    progress.current = puzzle.id;
-    saveProgress();
     $("#puzzle-title").textContent = puzzle.id;
     $("#puzzle-level").textContent = levelText(puzzle);
     $("#puzzle-goal").textContent = game.goal(puzzle);
@@ -178,10 +185,11 @@
 
   /* ---- Moves. ---- */
   function record() {
-    const saved = progress.games[play.puzzle.id] || {};
-    const solved = saved.solved || game.status(position(), play.puzzle) === "solved";
-    progress.games[play.puzzle.id] = { moves: play.moves.slice(), solved: solved };
-    saveProgress();
+    const won = game.status(position(), play.puzzle) === "solved";
+    store((stored) => {
+      const saved = stored.games[play.puzzle.id] || {};
+      stored.games[play.puzzle.id] = { moves: play.moves.slice(), solved: !!saved.solved || won };
+    });
   }
 
   function move(from, to, note) {
@@ -309,6 +317,7 @@
   $("#pack-title").textContent = pack.title;
   $("#rules").textContent = game.rules;
   const fromHash = decodeURIComponent(window.location.hash.slice(1));
+  store(() => {});
   select(fromHash || progress.current || pack.puzzles[0].id);
 
   puzzlegen.app = { pack: pack, select: select, state: () => play };
