@@ -169,7 +169,8 @@ def test_progress_of_a_solved_puzzle_survives_a_reload(pages, browser_page):
 
 def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, browser_context):
     """A tab stores only its own change: a second tab of the pack, opened before the first
-    solved a puzzle, neither wipes that solve when it opens another puzzle nor when it plays."""
+    solved a puzzle, marks it solved at once and neither wipes that solve when it opens
+    another puzzle nor when it plays."""
     path, pack = pages["small"]
     solved, other = pack["puzzles"][3], pack["puzzles"][4]
     page = fresh(browser_page, path, solved["id"])
@@ -178,6 +179,8 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
     for _ in solved["solution"]:
         page.click('[data-action="solution"]')
     assert status(page) == "solved"
+    second.wait_for_function("""(id) => document.querySelector(
+        `[data-select-puzzle="${id}"] .mark`).textContent === '\u2713'""", arg=solved["id"])
     second.click(f'[data-select-puzzle="{other["id"]}"]')
     second.click('[data-action="solution"]')
     second.close()

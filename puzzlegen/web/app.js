@@ -309,6 +309,11 @@
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => actions[button.dataset.action]());
   });
+  window.addEventListener("storage", (event) => {  // another tab of the pack stored progress
+    if (event.key !== storageKey) return;
+    store(() => {});
+    renderList();
+  });
   window.addEventListener("hashchange", () => {
     const id = decodeURIComponent(window.location.hash.slice(1));
     if (id && (!play.puzzle || id !== play.puzzle.id)) select(id);
