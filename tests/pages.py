@@ -70,7 +70,7 @@ def reloaded(page, tries: int = 5):
 
 
 def saved(page) -> dict:
-    """The progress the page's storage holds for its pack (app.js's ``saveProgress``)."""
+    """The progress the page's storage holds for its pack (app.js's ``store``)."""
     return page.evaluate("""() => JSON.parse(
         window.localStorage.getItem("puzzlegen:" + window.puzzlegen.app.pack.key) || "{}")""")
 
