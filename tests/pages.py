@@ -69,10 +69,14 @@ def reloaded(page, tries: int = 5):
     return page
 
 
+#: The progress the page's storage holds for its pack (app.js's ``store``), as a JS expression.
+STORED = ('JSON.parse(window.localStorage.getItem("puzzlegen:" + window.puzzlegen.app.pack.key)'
+          ' || "{}")')
+
+
 def saved(page) -> dict:
-    """The progress the page's storage holds for its pack (app.js's ``store``)."""
-    return page.evaluate("""() => JSON.parse(
-        window.localStorage.getItem("puzzlegen:" + window.puzzlegen.app.pack.key) || "{}")""")
+    """The progress the page's storage holds for its pack."""
+    return page.evaluate(f"() => {STORED}")
 
 
 HISTORY = """([name, args, positions]) => {

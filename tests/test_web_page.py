@@ -17,7 +17,7 @@ from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Move
 
-from pages import built, fresh, reloaded
+from pages import STORED, built, fresh, reloaded
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,8 +184,7 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
     second.click(f'[data-select-puzzle="{other["id"]}"]')
     second.click('[data-action="solution"]')
     second.close()
-    page.wait_for_function("""(id) => (JSON.parse(window.localStorage.getItem(
-        "puzzlegen:" + window.puzzlegen.app.pack.key)).games || {})[id]""", arg=other["id"])
+    page.wait_for_function(f"(id) => ({STORED}.games || {{}})[id]", arg=other["id"])
     reloaded(page)
     assert status(page) == "solved"
     assert page.text_content(f'[data-select-puzzle="{solved["id"]}"] .mark').strip() == "\u2713"

@@ -322,7 +322,7 @@
   $("#pack-title").textContent = pack.title;
   $("#rules").textContent = game.rules;
   const fromHash = decodeURIComponent(window.location.hash.slice(1));
-  store(() => {});
+  store(() => {});  // read what is stored: a write only where it is missing or malformed
   select(fromHash || progress.current || pack.puzzles[0].id);
 
   puzzlegen.app = { pack: pack, select: select, state: () => play };
