@@ -1,6 +1,5 @@
 """Build step beside pyproject.toml: compile the StacksSquared and Agnes searches ahead of time at
-install (``solvers/stacksquared/aot.py``, ``solvers/aot.py``); everything else is declared in
-pyproject.toml."""
+install (``solvers/aot.py``); everything else is declared in pyproject.toml."""
 import sys
 import warnings
 from pathlib import Path
@@ -9,8 +8,8 @@ from setuptools import setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the build backend does not add it
 from solvers.agnes.codes import SEARCH as AGNES_SEARCH  # noqa: E402
-from solvers.stacksquared.aot import extensions  # noqa: E402
+from solvers.stacksquared.codes import SEARCH as STACKSQUARED_SEARCH  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # numba.pycc announces its pending deprecation on import
-    setup(ext_modules=extensions() + AGNES_SEARCH.extensions())
+    setup(ext_modules=STACKSQUARED_SEARCH.extensions() + AGNES_SEARCH.extensions())

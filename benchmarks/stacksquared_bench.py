@@ -37,10 +37,10 @@ import numpy as np
 
 from puzzlegen.clitools import parse_seed_range
 from solvers.result import Limits, Status
-from solvers.stacksquared import Deal, Position, aot, solve, warm_up
+from solvers.stacksquared import Deal, Position, solve, warm_up
 from solvers.stacksquared.api import line_masks, position_arrays, search_kernel
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, PERTURBED, PORTFOLIO,
-                                        ROW_MAJOR)
+                                        ROW_MAJOR, SEARCH)
 
 BASELINE = Path(__file__).with_name("stacksquared_baseline.cpp")
 ORDERS = {"row-major": ROW_MAJOR, "fewest partners": FEWEST_PARTNERS, "perturbed": PERTURBED}
@@ -51,7 +51,7 @@ NAMED = [(4, 13, 790), (4, 4, 5326), (7, 7, 353)]
 
 def machine() -> str:
     load = os.getloadavg()[0]
-    kernel = "compiled ahead of time" if aot.load() is not None else "numba JIT"
+    kernel = "compiled ahead of time" if SEARCH.load() is not None else "numba JIT"
     return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, search {kernel}, "
             f"load average {load:.1f} at start")

@@ -1,7 +1,5 @@
 """The StacksSquared solver against a brute-force oracle, symmetries and published counts; its
 search plans, restarts and ahead-of-time compiled kernel."""
-import importlib.metadata
-import importlib.util
 import json
 from functools import lru_cache
 
@@ -14,10 +12,10 @@ import forked
 from puzzlegen.cli import cli
 from solvers.cards import Card
 from solvers.result import Limits, Status
-from solvers.stacksquared import Deal, Position, aot, kernel, replay, solve
+from solvers.stacksquared import Deal, Position, kernel, replay, solve
 from solvers.stacksquared.api import compat_masks, line_masks, position_arrays
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT, PERTURBED, PORTFOLIO,
-                                        ROW_MAJOR)
+                                        ROW_MAJOR, SEARCH)
 from solvers.stacksquared.rules import Move, compatible
 
 PLANS = (ROW_MAJOR, FEWEST_PARTNERS, PERTURBED, PORTFOLIO)
@@ -151,28 +149,8 @@ def test_results_depend_on_the_deal_only():
     assert (first.moves, first.nodes, first.details) == (again.moves, again.nodes, again.details)
 
 
-def compiled_search():
-    """The search compiled ahead of time for these sources: built in place (editable install)
-    or in the installed distribution (``pip install .``); None when neither has it."""
-    module = aot.load()
-    if module is not None:
-        return module
-    name = aot.module_name()
-    # Every copy of the metadata: the checkout's own egg-info may come first on the path.
-    files = [file for dist in importlib.metadata.distributions(name="puzzlegen")
-             for file in dist.files or []]
-    for file in files:
-        if file.name.startswith(name + ".") and file.suffix in (".so", ".pyd"):
-            spec = importlib.util.spec_from_file_location(f"solvers.stacksquared.{name}",
-                                                          file.locate())
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            return module
-    return None
-
-
 def test_compiled_search_matches_the_jit_kernel():
-    module = compiled_search()
+    module = SEARCH.built()
     if module is None:
         pytest.skip("the search was not compiled ahead of time (pip install compiles it)")
     for rows, cols, seeds in ((3, 3, range(40)), (4, 4, (5326, 1163, 9)), (4, 13, (790, 0))):
@@ -187,7 +165,7 @@ def test_compiled_search_matches_the_jit_kernel():
 def test_a_solve_command_starts_without_numba(tmp_path):
     """Away from the checkout (so that the installed package runs), solving imports no numba
     when the search was compiled ahead of time."""
-    out = forked.without_numba(tmp_path, "solvers.stacksquared:aot",
+    out = forked.without_numba(tmp_path, "solvers.stacksquared.codes:SEARCH",
                                ["stacksquared", "solve", "--seed", "1", "--json"])
     assert out["status"] == "solved" and not out["numba"]
 

@@ -13,8 +13,7 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.result import Limits, SolveResult, Status
-from solvers.stacksquared import aot
-from solvers.stacksquared.codes import DONE, PORTFOLIO
+from solvers.stacksquared.codes import DONE, PORTFOLIO, SEARCH
 from solvers.stacksquared.rules import Deal, Move, Position, compatible, same_line
 
 #: Distinct states one search may store unless told otherwise (about 0.5 GB at worst for 4x4).
@@ -64,7 +63,7 @@ def cells_to_moves(position: Position, froms, tos) -> list[Move]:
 def search_kernel():
     """``kernel.solve_search``: compiled ahead of time when built for these sources, else numba's
     JIT (numba is imported only then)."""
-    compiled = aot.load()
+    compiled = SEARCH.load()
     if compiled is not None:
         return compiled.solve_search
     from solvers.stacksquared import kernel

@@ -15,7 +15,7 @@ subtree whose bound cannot beat the best score found so far is cut.  A state see
 searched again: its leaves do not depend on the path, and the best score only grows.
 
 The first part holds the pieces other kernels share (``tree``, grading); the second the solver's
-own search, ``solve_search`` (ahead-of-time compiled at install, see ``aot``).
+own search, ``solve_search`` (ahead-of-time compiled at install: ``codes.SEARCH``).
 """
 import numpy as np
 from llvmlite import ir
