@@ -1,6 +1,9 @@
 """The ``puzzlegen`` command: one subcommand group per game, plus ``pack``."""
 from __future__ import annotations
 
+import logging
+import sys
+
 import click
 
 from puzzlegen import __version__
@@ -24,8 +27,20 @@ def cli() -> None:
     """Design solitaire card puzzles: exact solvers, grading, generators and puzzle packs."""
 
 
+def say_when_compiling() -> None:
+    """On a terminal, one line on stderr when numba first compiles a kernel in this process
+    (``solvers.jit``), so that the pause of a first run after an install has its reason."""
+    if sys.stderr.isatty():
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("puzzlegen: %(message)s"))
+        log = logging.getLogger("solvers.jit")
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+
+
 def main() -> None:
     """The ``puzzlegen`` command; every way it ends is one line (``clitools._OneLineErrors``)."""
+    say_when_compiling()
     cli(prog_name="puzzlegen")
 
 

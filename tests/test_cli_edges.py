@@ -7,8 +7,12 @@ descriptors (``forked.run``).
 from __future__ import annotations
 
 import json
+import os
+import pty
+import shutil
 import subprocess
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import click
@@ -144,6 +148,55 @@ def test_a_closed_pipe_ends_quietly():
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) in (0, 141) and err == b""
+
+
+
+KERNELS = """from solvers.jit import leaf
+
+
+@leaf
+def inc(x):
+    return x + 1
+
+
+@leaf
+def double(x):
+    return 2 * x
+"""
+
+
+def _stderr_of_compiles(folder: Path, terminal: bool) -> str:
+    """Stderr of a process that runs the ``puzzlegen`` command (``--version``) and then calls
+    two kernels (numba's cache in ``folder``), as a terminal or a file sees it."""
+    (folder / "kernels.py").write_text(KERNELS)
+    script = ("import sys\nfrom puzzlegen import cli\nsys.argv = ['puzzlegen', '--version']\n"
+              "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+              "import kernels\nassert (kernels.inc(1), kernels.double(2)) == (2, 4)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache"), "PYTHONPATH": str(folder)}
+    reader, writer = pty.openpty() if terminal else os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL,
+                                stderr=writer, env=env)
+    finally:
+        os.close(writer)
+    err = b""
+    with suppress(OSError):  # a terminal whose last writer has gone reads EIO
+        while chunk := os.read(reader, 4096):
+            err += chunk
+    os.close(reader)
+    assert proc.wait(timeout=120) == 0, err
+    return err.decode()
+
+
+def test_a_terminal_is_told_once_why_a_first_run_waits(tmp_path):
+    """The first compile in a process (an empty numba cache) says so in one line, on a terminal
+    only; a run that loads the kernels from the cache says nothing."""
+    notice = "puzzlegen: compiling the solver kernels for this machine"
+    first = _stderr_of_compiles(tmp_path, terminal=True)
+    assert first.count(notice) == 1 and len(first.strip().splitlines()) == 1, first
+    assert _stderr_of_compiles(tmp_path, terminal=True) == ""
+    shutil.rmtree(tmp_path / "cache")
+    assert _stderr_of_compiles(tmp_path, terminal=False) == ""
 
 
 # Packs: read with a size and a nesting cap; every complaint short.
