@@ -150,7 +150,6 @@ def test_a_closed_pipe_ends_quietly():
     assert proc.wait(timeout=120) in (0, 141) and err == b""
 
 
-
 KERNELS = """from solvers.jit import leaf
 
 
