@@ -224,3 +224,12 @@ def odds(p: float, zero: str = "never in the games simulated") -> str:
     if n >= 1e12:
         return f"about 1 game in 10^{math.log10(1 / p):.0f}"
     return f"about 1 game in {n:,.0f}"
+
+
+def harder_than(score: float) -> str:
+    """A grade's score (0-100, a percentile) for "harder than X of random deals": rounded down,
+    so that it stays true and each level reads apart from the next; whole percents below 99
+    ("93%"), tenths from 99 ("99.8%" is expert, "99.9%" master, "100%" beyond every deal)."""
+    if score < 99:
+        return f"{math.floor(score + 1e-9)}%"
+    return f"{math.floor(score * 10 + 1e-6) / 10:g}%"

@@ -21,6 +21,7 @@ from puzzlegen.grading import (LEVELS, grade as grade_deal, level_of, load, offe
 from solvers import game as games
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
+from solvers.game import harder_than
 from solvers.stacksquared import Deal, Position, compatible, difficulty, replay
 from solvers.stacksquared.difficulty import PLAYERS, Budget, Decider, figures, stream_seed, tops
 from solvers.stacksquared.game import GAME, Grid
@@ -312,6 +313,20 @@ def test_the_state_limit_says_limit():
 def test_levels_cover_scores():
     assert level_of(0.0) == "easy" and level_of(100.0) == "master"
     assert [level_of(cut) for cut in LEVELS.values()] == list(LEVELS)
+
+
+def test_a_score_is_worded_truthfully_and_apart_from_the_next_level():
+    """Every game's "harder than X%": never above the score, and no wording shared by two
+    levels (an expert score once read "harder than 100%", as a master one)."""
+    scores = [k / 100 for k in range(10_001)]
+    levels_of = {}
+    for score in scores:
+        text = harder_than(score)
+        assert float(text.removesuffix("%")) <= score
+        levels_of.setdefault(text, set()).add(level_of(score))
+    assert all(len(levels) == 1 for levels in levels_of.values())
+    assert [harder_than(s) for s in (12.0, 93.31, 99.0, 99.72, 99.89, 99.9, 100.0)] == \
+        ["12%", "93%", "99%", "99.7%", "99.8%", "99.9%", "100%"]
 
 
 def test_grade_command_json_explanation_and_bad_input():

@@ -29,7 +29,7 @@ from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
 from solvers.errors import BeyondMeasure, LimitReached
-from solvers.game import Designable, Figures, Replayed, odds
+from solvers.game import Designable, Figures, Replayed, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
@@ -219,7 +219,7 @@ class AgnesGame(Designable):
                       "claimed")
         else:
             bold = ("wins " + odds(10.0 ** -metrics["hardness"])
-                    + f" (harder than {score:.0f}% of random winnable {rules.name} deals)")
+                    + f" (harder than {harder_than(score)} of random winnable {rules.name} deals)")
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
         return (f"{level}: a player who plays to the foundations first, never goes round in "

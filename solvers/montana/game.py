@@ -35,7 +35,7 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed, odds
+from solvers.game import Designable, Figures, Replayed, harder_than, odds
 from solvers.montana import api, players
 from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
                                    check_layout, deal_from_seed, format_deal, format_grid,
@@ -255,11 +255,10 @@ class Montana(Designable):
     def explain(self, level: str, score: float, metrics: dict, rules: Variant) -> str:
         if not metrics.get("careful_win"):
             return f"{level}: no line of play wins this deal."
-        harder = f"{score:.1f}" if score >= 99 else f"{score:.0f}"
         return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
                 f"{odds(metrics['careful_win'], 'no game')} "
-                f"(harder than {harder}% of random winnable {self.format_rules(rules)}-rank "
-                f"deals); a player who moves at random wins "
+                f"(harder than {harder_than(score)} of random winnable "
+                f"{self.format_rules(rules)}-rank deals); a player who moves at random wins "
                 f"{odds(metrics['random_win'], 'no game')}.")
 
 

@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 
 from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed, odds
+from solvers.game import Designable, Figures, Replayed, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 from solvers.stackmgmt import players
 from solvers.stackmgmt.checker import decide
@@ -251,12 +251,13 @@ class StackManagement(Designable):
         path = metrics.get("ace_path", 0)
         how = (f"the winning line digs through {path} ace stack{'s' * (path != 1)}" if path
                else "removals alone clear the stacks")
+        careful, random_, eager = (odds(metrics[f"{who}_chance"], "no game")
+                                   for who in ("careful", "random", "eager"))
         return (f"{level}: a careful player who removes every beaten card first and then moves "
-                f"a random top card to the empty stack wins {odds(metrics['careful_chance'], 'no game')} "
-                f"(harder than {score:.0f}% of random winnable {rules.name} deals); a player "
-                f"who plays any move at random wins {odds(metrics['random_chance'], 'no game')}, and one "
-                f"who always prefers a move that sets off a removal wins "
-                f"{odds(metrics['eager_chance'], 'no game')}; {how}.")
+                f"a random top card to the empty stack wins {careful} (harder than "
+                f"{harder_than(score)} of random winnable {rules.name} deals); a player who "
+                f"plays any move at random wins {random_}, and one who always prefers a move "
+                f"that sets off a removal wins {eager}; {how}.")
 
 
 def _hardness(chance: float) -> float:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.errors import LimitReached
-from solvers.game import odds
+from solvers.game import harder_than, odds
 from solvers.stacksquared import Deal, replay, solve
 from solvers.stacksquared import players as kernels
 from solvers.stacksquared.players import MAX_TRIES
@@ -323,5 +323,5 @@ def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> st
     look3 = metrics["players"][LEVEL_PLAYER]["win"]
     random_win = metrics["players"]["random"]["win"]
     return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
-            f"(harder than {score:g}% of random solvable {rows}x{cols} deals); "
+            f"(harder than {harder_than(score)} of random solvable {rows}x{cols} deals); "
             f"{PLAYERS['random'][1]} wins {odds(random_win)}.")
