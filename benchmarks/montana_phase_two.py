@@ -18,7 +18,8 @@ import random
 import statistics
 from collections import Counter
 
-from solvers.montana import Rules, api, deal_from_seed, kernel, solve_round
+from solvers.montana import Rules, api, deal_from_seed, solve_round
+from solvers.montana.layout import phase_two
 from solvers.montana.rules import apply_move, legal_moves
 from solvers.result import Status
 
@@ -30,7 +31,7 @@ def phase_two_line(seed: int, rules: Rules) -> list:
     met = []
     while moves := legal_moves(cells, rules):
         cells = apply_move(cells, rnd.choice(moves), rules)
-        if kernel._phase_two(api._encode(cells, rules.ranks), rules.ranks):
+        if phase_two(api._encode(cells, rules.ranks), rules.ranks):
             met.append(cells)
     return met
 

@@ -36,10 +36,12 @@ def load_revision(rev: str, where: Path):
     """``solvers/montana`` as of ``rev``, imported as the package ``montana_at_rev``."""
     package = where / "montana_at_rev"
     package.mkdir()
-    for name in ("__init__", "api", "kernel", "rules"):
-        text = subprocess.run(["git", "show", f"{rev}:solvers/montana/{name}.py"], cwd=ROOT,
-                              check=True, capture_output=True, text=True).stdout
-        (package / f"{name}.py").write_text(text.replace("solvers.montana", "montana_at_rev"))
+    listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "solvers/montana/"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.split()
+    for path in (p for p in listed if p.endswith(".py")):
+        text = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout
+        (package / Path(path).name).write_text(text.replace("solvers.montana", "montana_at_rev"))
     sys.path.insert(0, str(where))
     return importlib.import_module("montana_at_rev")
 

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import (Rules, Search, api, deal_from_seed, kernel, parse_deal, solve,
-                             solve_round)
+from solvers.montana import Rules, Search, api, deal_from_seed, parse_deal, solve, solve_round
+from solvers.montana.layout import open_column, phase_two, z_mask
+from solvers.montana.moves import MAX_MOVES, gen_moves, safe_move
 from solvers.montana.rules import (apply_move, format_deal, legal_moves, locked_count, redeal,
                                    redeal_rng, replay)
+from solvers.montana.table import FIRST_SIZE, HOP_BITS, forget_one, grow, insert, layout_bits
 from solvers.result import Limits, Status
 
 
@@ -230,18 +232,18 @@ def test_forgetting_keeps_every_other_layout_findable():
             if moves := legal_moves(cells, rules):
                 cells = apply_move(cells, rnd.choice(moves), rules)
         key = np.zeros(words, np.uint64)
-        key[-1] = gen << np.uint64(shift + kernel.HOP_BITS)
+        key[-1] = gen << np.uint64(shift + HOP_BITS)
         for i, v in enumerate(api._encode(cells, n)):
             key[word[i]] += np.uint64(v - v // n) * mul[i]
-        if kernel._insert(keys, 64, key, np.uint64(shift), gen, 0, 64, 0, False) == 1:
-            layouts.append((key, not kernel._open_column(api._encode(cells, n), n)))
+        if insert(keys, 64, key, np.uint64(shift), gen, 0, 64, 0, False) == 1:
+            layouts.append((key, not open_column(api._encode(cells, n), n)))
     assert sum(two for _, two in layouts) >= 3 and not all(two for _, two in layouts)
-    stamp_shift = np.uint64(shift + kernel.HOP_BITS)
+    stamp_shift = np.uint64(shift + HOP_BITS)
     start = np.zeros(words, np.uint64)  # the key whose home the search for a slot starts at
-    while kernel._forget_one(keys, 64, start, stamp_shift, gen, word, mul, n, np.uint64(shift),
+    while forget_one(keys, 64, start, stamp_shift, gen, word, mul, n, np.uint64(shift),
                              True):
         start[0] += np.uint64(1)
-        present = [kernel._insert(keys, 64, key.copy(), np.uint64(shift), gen, 64, 64, 0,
+        present = [insert(keys, 64, key.copy(), np.uint64(shift), gen, 64, 64, 0,
                                   False) == 0 for key, _ in layouts]
         assert all(present[i] for i, (_, two) in enumerate(layouts) if not two)
         assert sum(present) == len(layouts) - 1
@@ -256,8 +258,8 @@ def test_a_growing_table_keeps_every_layout_findable(dominance):
     stored beside a key are not part of its home), and an older search's entries (another
     stamp) count as free throughout: 300 small tables grown from 4 slots to 256."""
     words, shift = 3, np.uint64(40)
-    stamp_shift = shift + np.uint64(kernel.HOP_BITS)
-    keep = np.uint64(kernel._layout_bits(shift, dominance))
+    stamp_shift = shift + np.uint64(HOP_BITS)
+    keep = np.uint64(layout_bits(shift, dominance))
     rnd = np.random.default_rng(7)
 
     def random_key(gen):
@@ -267,19 +269,19 @@ def test_a_growing_table_keeps_every_layout_findable(dominance):
     for _ in range(300):
         keys = np.zeros((256, words), np.uint64)
         for _ in range(100):  # an older search's layouts, all over the table
-            kernel._insert(keys, 256, random_key(np.uint64(1)), shift, np.uint64(1), 0, 256, 0,
+            insert(keys, 256, random_key(np.uint64(1)), shift, np.uint64(1), 0, 256, 0,
                            False)
         gen, size, stored = np.uint64(2), 4, []
         while len(stored) < 128:
             key = random_key(gen)
-            assert kernel._insert(keys, size, key, shift, gen, len(stored), 256,
+            assert insert(keys, size, key, shift, gen, len(stored), 256,
                                   int(rnd.integers(8)), dominance) == 1
             stored.append(key)
             if 2 * len(stored) > size:
-                size = kernel._grow(keys, size, stamp_shift, gen, keep)
+                size = grow(keys, size, stamp_shift, gen, keep)
                 here = keys[:, -1] >> stamp_shift == gen
                 assert here.sum() == len(stored) and not here[size:].any()
-                assert all(kernel._insert(keys, size, key.copy(), shift, gen, 0, 256, 15,
+                assert all(insert(keys, size, key.copy(), shift, gen, 0, 256, 15,
                                           dominance) == 0 for key in stored)
 
 
@@ -310,7 +312,7 @@ def test_a_small_search_touches_only_the_first_slots():
     used = np.flatnonzero(entry[0][:, -1])
     stored = result.details["table"]
     assert len(used) == stored and 1000 < stored < 50_000
-    assert used.max() < max(kernel.FIRST_SIZE, 1 << (2 * stored - 1).bit_length())
+    assert used.max() < max(FIRST_SIZE, 1 << (2 * stored - 1).bit_length())
     assert entry[0].shape[0] == 1 << 21
 
 
@@ -348,7 +350,7 @@ def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
 
 
 def reach_reference(board, n, free):
-    """The reach bound read again from its definition (kernel._reach_bound's docstring), as
+    """The reach bound read again from its definition (bounds.reach_bound's docstring), as
     sets of cells, growing every card's cells until nothing changes."""
     cells = range(4 * n)
     firsts = {r * n for r in range(4) if (free >> r) & 1}
@@ -397,7 +399,7 @@ def test_reach_bound_is_its_definition():
         cells = played(deal_from_seed(seed, n), Rules(n, movable_twos=True), rnd.randrange(60),
                        rnd)
         board = api._encode(cells, n)
-        for free in {0, kernel._z_mask(board, n)}:
+        for free in {0, z_mask(board, n)}:
             bound, masks = api.reach_bound(cells, n, free)
             reach, expected = reach_reference(board, n, free)
             assert bound == expected
@@ -411,18 +413,18 @@ def test_safe_moves_lose_nothing():
     there is one) keeps the oracle's answer: won or not, and the most locked cards."""
     n = 5
     rules = Rules(n, movable_twos=True)
-    src, dst, arr = (np.zeros(kernel.MAX_MOVES, np.int64) for _ in range(3))
+    src, dst, arr = (np.zeros(MAX_MOVES, np.int64) for _ in range(3))
     checked = 0
     for seed in range(200):
         rnd = random.Random(seed)
         cells = deal_from_seed(seed, n)
         while moves := legal_moves(cells, rules):
             board = api._encode(cells, n)
-            if kernel._phase_two(board, n):
+            if phase_two(board, n):
                 pos = api._positions(board)
                 gaps = np.flatnonzero(board == 0).astype(np.int64)
-                m = kernel._gen_moves(board, pos, gaps, n, True, src, dst, arr)
-                k = kernel._safe_move(board, n, 0, src, dst, arr, m)
+                m = gen_moves(board, pos, gaps, n, True, src, dst, arr)
+                k = safe_move(board, n, 0, src, dst, arr, m)
                 if k >= 0:
                     safe = next(mv for mv in moves if mv.to == divmod(int(dst[k]), n))
                     assert oracle(apply_move(cells, safe, rules), n, True) == \

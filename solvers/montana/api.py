@@ -11,10 +11,12 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput
-from solvers.montana import kernel
+from solvers.montana import bounds, kernel
+from solvers.montana.moves import MAX_MOVES
 from solvers.montana.rules import (ROWS, Cell, Move, Rules, check_layout, deal_from_seed,
                                    format_deal, format_grid, locked_count, parse_deal, redeal,
                                    redeal_rng, replay)
+from solvers.montana.table import HOP_BITS
 from solvers.result import Limits, SolveResult, Status
 
 DEFAULT_MAX_STATES = 10_000_000
@@ -23,13 +25,13 @@ DEFAULT_MAX_STATES = 10_000_000
 #: Twos: 1.5 million moves a second).
 FORGET_MAX_NODES = 80_000_000
 MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
-MAX_HOP_BUDGET = (1 << kernel.HOP_BITS) - 1  # the hops a table key can hold
+MAX_HOP_BUDGET = (1 << HOP_BITS) - 1  # the hops a table key can hold
 # The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
 # best line (src, dst, arrangement), moves of each depth (src, dst, arrangement), asleep,
 # count, next, path (src, dst, arrangement), saved first column.
 _WORK = (*(np.empty(MAX_DEPTH, np.int64) for _ in range(3)),
-         *(np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.int64) for _ in range(3)),
-         np.empty((MAX_DEPTH, kernel.MAX_MOVES), np.bool_),
+         *(np.empty((MAX_DEPTH, MAX_MOVES), np.int64) for _ in range(3)),
+         np.empty((MAX_DEPTH, MAX_MOVES), np.bool_),
          *(np.empty(MAX_DEPTH, np.int64) for _ in range(6)))
 
 
@@ -131,7 +133,7 @@ def table_states(rules: Rules, max_states: int, search: Search) -> int:
 def stamps(shift: int) -> int:
     """Generation stamps before the table is cleared: the last word's bits above the cells'
     digits and the hop count."""
-    return 2 ** min(32, 64 - shift - kernel.HOP_BITS)
+    return 2 ** min(32, 64 - shift - HOP_BITS)
 
 
 def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
@@ -163,11 +165,11 @@ def _positions(board: np.ndarray) -> np.ndarray:
 
 def reach_bound(cells: Sequence[Cell], n: int, free: int = 0) -> tuple[int, np.ndarray]:
     """The reach bound of a layout whose rows in the mask ``free`` hold their first cells in
-    any order (``kernel._reach_bound``), and each card code's mask of the cells it can reach."""
+    any order (``bounds.reach_bound``), and each card code's mask of the cells it can reach."""
     board = _encode(cells, n)
     reach = np.zeros(4 * n, np.int64)
-    bound = kernel._reach_bound(board, _positions(board), n, free, reach,
-                                np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
+    bound = bounds.reach_bound(board, _positions(board), n, free, reach,
+                               np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
     return int(bound), reach
 
 

@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from solvers.jit import leaf
-from solvers.montana.kernel import MAX_MOVES, _gen_moves, _run, locked
+from solvers.montana.layout import locked, run
+from solvers.montana.moves import MAX_MOVES, gen_moves
 from solvers.timing import now
 
 DONE, LIMIT = 0, 1
@@ -59,7 +60,7 @@ def _slot(keys, stamp, gen, key):
 def _row_home(board, n, row):
     """The row is locked to its King: a Two first and its suit in order after it."""
     first = board[row * n]
-    return first != 0 and first % n == 1 and _run(board, n, row, first) == n - 1
+    return first != 0 and first % n == 1 and run(board, n, row, first) == n - 1
 
 
 @leaf
@@ -71,7 +72,7 @@ def _moves(board, pos, n, gaps, arr, src, dst, cls):
         if board[c] == 0:
             gaps[k] = c
             k += 1
-    m = _gen_moves(board, pos, gaps, n, False, src, dst, arr)
+    m = gen_moves(board, pos, gaps, n, False, src, dst, arr)
     for i in range(m):
         s = src[i]
         dead = s % n != 0 and board[s - 1] % n == n - 1 and not _row_home(board, n, s // n)

@@ -1,0 +1,160 @@
+"""The transposition table of a Montana round (numba, for ``solvers.montana.kernel``).
+
+The table stores the exact layout as digits ``code - code // n`` (0 for a gap, so base
+``4 * (n - 1) + 1``; card codes as in ``solvers.montana.layout``) packed into 64-bit words, cell
+``i`` being worth ``mul[i]`` in word ``word[i]`` (five words for 52 cards), kept up to date move
+by move.  The last word's 4 bits from ``shift`` (``HOP_BITS``) hold the fewest hops a layout was
+reached with in a hop-budget pass (outside the comparison) or a column class's free rows, and
+above them a generation stamp: a slot whose stamp is not the current one is empty, so the table
+needs no clearing between searches, and it never confuses two layouts.  A search starts on the
+table's first 2**12 slots and doubles the part it uses whenever half of it is full (``grow``),
+so a small search touches little memory.  Neither a slot's hash nor that growth reads the
+stamp, so where a layout sits, and with it which one forgetting (below) empties, is the same in
+every search: a result and its counts depend on the layout, the rules and the limits only,
+never on what the process searched before.
+
+Forgetting (the whole round): when the table is full, a slot holding a layout that cannot
+recur is emptied to make room (``forget_one``): every layout with fixed Twos, and with movable
+Twos every layout with no gap in its first column.  Along a line from such a layout back to
+itself no card could leave the first column (a non-Two never returns there; a Two moves only
+into a first-column gap, and none appears), so every Two would stay put, and the lowest card
+moving would only ever move into the one cell right of its unmoving predecessor.  (With column
+classes the free rows of a closed column only get pinned, so a class cannot recur either.)
+Such a layout is never an ancestor on the current line when met again, so searching it again
+reaches what it reached before and finds nothing better than the best seen; sleep sets need
+only that a skipped layout was fully searched once.  The answer and line are those of an
+unbounded table; only the work grows.  When layouts that may recur hold half of the table, it
+is full (the search's ``LIMIT``): forgetting would then cost a long scan a layout.
+"""
+import numpy as np
+
+from solvers.jit import leaf
+
+HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
+FIRST_SIZE = 1 << 12  # table slots a search starts with; it doubles when half of them are used
+
+
+@leaf
+def _recurs(stored, word, mul, n, shift):
+    """Whether the layout of a table slot may be met again on a line through it: with movable
+    Twos, when a first-column cell is a gap (see "Forgetting" above)."""
+    base = np.uint64(4 * (n - 1) + 1)
+    last = stored.shape[0] - 1
+    for row in range(4):
+        w = word[row * n]
+        value = stored[w] & ((np.uint64(1) << shift) - np.uint64(1)) if w == last else stored[w]
+        if (value // mul[row * n]) % base == 0:
+            return True
+    return False
+
+
+@leaf
+def layout_bits(shift, dominance):
+    """The bits of a key's last word that name its layout (hashed and compared): those below
+    the stamp, less the hops a hop-budget pass (``dominance``) keeps there."""
+    bits = (np.uint64(1) << (shift + np.uint64(HOP_BITS))) - np.uint64(1)
+    return bits & ~(np.uint64((1 << HOP_BITS) - 1) << shift) if dominance else bits
+
+
+@leaf
+def _home(key, mask, keep):
+    """The table slot where ``key``'s probe starts: a hash of its layout (``keep``: the bits of
+    the last word that name it), never of its stamp."""
+    last = key.shape[0] - 1
+    h = np.uint64(0x243F6A8885A308D3)
+    for w in range(last + 1):
+        h = (h ^ (key[w] & keep if w == last else key[w])) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(mask))
+
+
+@leaf
+def grow(keys, size, stamp_shift, gen, keep):
+    """Double the slots this search uses (the first ``size``) and return the new size.
+
+    One pass in slot order moves each layout back to the first free slot from its new home
+    (its old home, or ``size`` above it) when one lies before it.  A slot of the lower half is
+    emptied only when the pass reaches it, one of the upper half only once the pass is there,
+    and a probe from the lower half never wraps round the end (the upper half would have to be
+    full), so every slot a probe passed when its layout was settled stays full."""
+    last = keys.shape[1] - 1
+    mask = 2 * size - 1
+    for j in range(2 * size):
+        if keys[j, last] >> stamp_shift != gen:
+            continue
+        i = _home(keys[j], mask, keep)
+        while i != j and keys[i, last] >> stamp_shift == gen:
+            i = (i + 1) & mask
+        if i != j:
+            for w in range(last + 1):
+                keys[i, w] = keys[j, w]
+            keys[j, last] = np.uint64(0)
+    return 2 * size
+
+
+@leaf
+def forget_one(keys, size, key, stamp_shift, gen, word, mul, n, shift, movable_twos):
+    """Empty the first slot from ``key``'s home on whose layout cannot recur, keeping every
+    other key findable (backward-shift deletion); False if no slot can go.  Only the whole
+    round forgets, so no key holds hops and the whole last word below the stamp is hashed, as
+    ``insert`` hashes it there.  Forgetting where the new key goes keeps the table evenly
+    filled (a cursor going round it would leave a run of full slots ahead of it)."""
+    mask = size - 1
+    last = keys.shape[1] - 1
+    keep = layout_bits(shift, False)
+    start = _home(key, mask, keep)
+    for step in range(mask + 1):
+        i = (start + step) & mask
+        if keys[i, last] >> stamp_shift == gen and not (
+                movable_twos and _recurs(keys[i], word, mul, n, shift)):
+            break
+    else:
+        return False
+    j = i
+    while True:
+        j = (j + 1) & mask
+        if keys[j, last] >> stamp_shift != gen:
+            break
+        k = _home(keys[j], mask, keep)
+        if (i < k <= j) if i <= j else (i < k or k <= j):
+            continue  # its probe path does not cross the emptied slot
+        for w in range(last + 1):
+            keys[i, w] = keys[j, w]
+        i = j
+    keys[i, last] = np.uint64(0)
+    return True
+
+
+@leaf
+def insert(keys, size, key, shift, gen, states, max_states, hops, dominance):
+    """Add ``key`` to the table's first ``size`` slots: 1 if new, 0 if already there, 2 if the
+    table is full.  With ``dominance`` (a hop-budget pass) the last word's bits from ``shift``
+    hold the fewest hops the layout was reached with, outside the comparison: 0 if it is there
+    with as few hops or fewer, 3 if with more (now lowered: search it again)."""
+    last = key.shape[0] - 1
+    stamp_shift = shift + np.uint64(HOP_BITS)
+    field = np.uint64((1 << HOP_BITS) - 1) << shift if dominance else np.uint64(0)
+    mask = size - 1
+    slot = _home(key, mask, layout_bits(shift, dominance))
+    while keys[slot, last] >> stamp_shift == gen:
+        same = (keys[slot, last] & ~field) == key[last]
+        for w in range(last):
+            if keys[slot, w] != key[w]:
+                same = False
+                break
+        if same:
+            if not dominance:
+                return 0
+            stored = (keys[slot, last] & field) >> shift
+            if stored <= hops:
+                return 0
+            keys[slot, last] = key[last] | (np.uint64(hops) << shift)
+            return 3
+        slot = (slot + 1) & mask
+    if states >= max_states:
+        return 2
+    for w in range(last + 1):
+        keys[slot, w] = key[w]
+    if dominance:
+        keys[slot, last] |= np.uint64(hops) << shift
+    return 1
