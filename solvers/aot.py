@@ -2,39 +2,33 @@
 
 ``pip install`` (``setup.py``) compiles a kernel's entry function with numba's ahead-of-time
 compiler into an extension module ``<package>._<function>_<digest>`` for the CPU it is installed
-on; ``<digest>`` names the sources it was compiled from.  :meth:`Kernel.load` imports the module
-built from the sources as they are now, so a kernel edited after the build is never shadowed by
-stale machine code: without a matching build the solver runs the JIT kernel, with the same
+on; ``<digest>`` names the sources it was compiled from (``solvers.sources``: every source of the
+game's folder and of ``solvers``).  :meth:`Kernel.load` imports the module built from the
+sources as they are now, so a kernel edited after the build is never shadowed by stale machine
+code: without a matching build the solver runs the JIT kernel, with the same
 results (each game's tests hold both to the same answers).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
-from pathlib import Path
-
-_ROOT = Path(__file__).resolve().parent
+from solvers import sources
 
 
 @dataclass(frozen=True)
 class Kernel:
-    """``package.kernel.function`` compiled with ``signature`` from ``sources`` (relative to the
-    ``solvers`` package; this file counts too)."""
+    """``package.kernel.function`` compiled with ``signature``."""
 
     package: str
     function: str
     signature: str
-    sources: tuple[str, ...]
 
     def module_name(self) -> str:
         """The compiled module's name for the sources as they are now."""
-        digest = hashlib.sha256()
-        for name in (*self.sources, "aot.py"):
-            digest.update((_ROOT / name).read_bytes())
-        return f"_{self.function}_{digest.hexdigest()[:16]}"
+        folder = sources.SOLVERS + "/" + self.package.split(".")[-1]
+        return f"_{self.function}_{sources.digest(folder).hex()[:16]}"
 
     def load(self):
         """The compiled module for these sources, or None when none was built."""

@@ -14,44 +14,27 @@ is logged once, at INFO on this module's logger; the command line shows it on a 
 numba stamps a cached function with its own source file, but the cached code of a caller also
 holds the code of every function it calls, from whichever module: edit a callee's module alone
 and its callers would go on running the old callee.  Here a kernel's cache is stamped instead
-with every source of its own package and of ``solvers`` itself (``sources_stamp``), so any edit
-there compiles the package's kernels afresh.  Import this module before defining a kernel.
+with every source of its own package and of ``solvers`` itself (``solvers.sources``), so any
+edit there compiles the package's kernels afresh.  Import this module before defining a kernel.
 """
-import hashlib
 import logging
 import os
-from functools import lru_cache
 
 from numba import njit
 from numba.core import caching, event
 
-SOLVERS = os.path.dirname(os.path.abspath(__file__))
+from solvers import sources
 
-
-def sources_stamp(py_file: str) -> bytes:
-    """A digest of the Python sources a kernel of ``py_file`` may call: those of its directory
-    and of ``solvers`` itself."""
-    folders = sorted({os.path.dirname(os.path.abspath(py_file)), SOLVERS})
-    files = [os.path.join(folder, name) for folder in folders
-             for name in sorted(os.listdir(folder)) if name.endswith(".py")]
-    return _digest(tuple((path, os.stat(path).st_mtime_ns) for path in files))
-
-
-@lru_cache(maxsize=None)
-def _digest(stamped: tuple) -> bytes:
-    h = hashlib.sha256()
-    for path, _ in stamped:
-        with open(path, "rb") as fh:
-            h.update(path.encode() + b"\0" + fh.read() + b"\0")
-    return h.digest()
+SOLVERS = sources.SOLVERS  # the tree whose kernels are stamped so
 
 
 def _package_stamped(locator: type) -> type:
-    """numba's ``locator`` for the files under ``solvers``, stamping with ``sources_stamp``."""
+    """numba's ``locator`` for the files under ``SOLVERS``, stamping with the digest of the
+    sources of the function's folder and of ``SOLVERS``."""
 
     class Locator(locator):
         def get_source_stamp(self):
-            return sources_stamp(self._py_file)
+            return sources.digest(os.path.dirname(self._py_file), SOLVERS)
 
         @classmethod
         def from_function(cls, py_func, py_file):

@@ -21,5 +21,4 @@ FRAMES = 7            # figures the search keeps per depth of its line
 SEARCH = Kernel("solvers.agnes", "search",
                 "Tuple((i8, i8, i8, i8))(i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, "
                 "b1, i8, b1, i8, b1, i8, f8, u8[::1], u8[:, ::1], i8, i8[:, ::1], u8[::1], "
-                "u8[:, ::1], i8[::1])",
-                ("agnes/kernel.py", "agnes/codes.py", "timing.py", "jit.py"))
+                "u8[:, ::1], i8[::1])")

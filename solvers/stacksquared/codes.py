@@ -17,5 +17,4 @@ PORTFOLIO = -1       # the three above by turns (the solver's plan)
 #: ``kernel.solve_search`` compiled at install (see its docstring for the arguments).
 SEARCH = Kernel("solvers.stacksquared", "solve_search",
                 "Tuple((i8, i8, i8[:], i8[:], i8, i8))"
-                "(i1[::1], i8[::1], u8[::1], b1, i8, i8, i8, i8, f8, i8)",
-                ("stacksquared/kernel.py", "stacksquared/codes.py", "timing.py", "jit.py"))
+                "(i1[::1], i8[::1], u8[::1], b1, i8, i8, i8, i8, f8, i8)")
