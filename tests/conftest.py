@@ -28,14 +28,24 @@ def unavailable(reason: str):
 
 
 @pytest.fixture(scope="session")
-def browser_context():
-    """One headless Chromium (a fresh profile) for the whole session, closed at the end."""
+def chromium():
+    """One headless Chromium for the whole session, closed at the end."""
     from puzzlegen.web import browser
     try:
-        with browser.headless() as context:
-            yield context
+        with browser.chromium() as launched:
+            yield launched
     except browser.Unavailable as exc:
         unavailable(str(exc))
+
+
+@pytest.fixture
+def browser_context(chromium):
+    """A window of the test's own: its storage starts empty, so no page of the test reads (and
+    stores back) progress an earlier test left."""
+    from puzzlegen.web import browser
+    context = browser.window(chromium)
+    yield context
+    context.close()
 
 
 @pytest.fixture
@@ -57,7 +67,10 @@ def pack_page(request, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def game(pack_page, browser_context):
-    """A tab with the module's page loaded, for calls into its scripts."""
+def game(pack_page, chromium):
+    """A tab with the module's page loaded, in a window of its own, for calls into its scripts."""
     import pages
-    yield from pages.opened(browser_context, pack_page)
+    from puzzlegen.web import browser
+    context = browser.window(chromium)
+    yield from pages.opened(context, pack_page)
+    context.close()

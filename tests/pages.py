@@ -42,7 +42,8 @@ def opened(browser_context, path: Path):
 
 
 def fresh(page, path: Path, puzzle: str | None = None):
-    """The page at ``path`` opened with no saved progress, at ``puzzle`` if given."""
+    """The page at ``path`` opened with no saved progress, at ``puzzle`` if given (its window's
+    storage cleared: a test may open puzzles fresh in turn)."""
     page.goto(path.as_uri())
     page.evaluate("window.localStorage.clear()")
     page.goto(path.as_uri() + (f"#{puzzle}" if puzzle else ""))

@@ -295,7 +295,7 @@ def test_a_pack_the_page_cannot_play_is_one_error_line(tmp_path):
         "the page plays one round with fixed Twos, not the rules 8-movable-twos\n"
 
 
-def test_the_hint_timing_script_times_every_first_move(browser_context):
+def test_the_hint_timing_script_times_every_first_move(chromium):
     """``benchmarks/page_hints.py`` times a hint at the start of each puzzle and after each
     first move off its stored solution: as many hints as the pack's ``first_moves``, and as many
     of them losing as first moves lose by the grading's analysis."""

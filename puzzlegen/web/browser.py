@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -28,9 +27,10 @@ def chromium_path() -> str | None:
 
 
 @contextmanager
-def headless(width: int = 1000, height: int = 800) -> Iterator:
-    """A Playwright browser context of a headless Chromium with a fresh profile, removed after;
-    :class:`Unavailable` when Playwright or Chromium is missing."""
+def chromium() -> Iterator:
+    """A headless Chromium (Playwright's ``Browser``), closed after; :class:`Unavailable` when
+    Playwright or Chromium is missing.  Each of its windows (:func:`window`) has storage of its
+    own, kept in memory and empty at the start, like a private window's."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -39,15 +39,25 @@ def headless(width: int = 1000, height: int = 800) -> Iterator:
     if executable is None:
         raise Unavailable("no Chromium found (apt-get install chromium, or set "
                           "PUZZLEGEN_CHROMIUM)")
-    profile = tempfile.mkdtemp(prefix="puzzlegen-chromium-")
-    try:
-        with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                profile, executable_path=executable, headless=True, args=FLAGS,
-                viewport={"width": width, "height": height})
-            try:
-                yield context
-            finally:
-                context.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=executable, headless=True, args=FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def window(launched, width: int = 1000, height: int = 800):
+    """A new browser context of ``launched``: its tabs share a storage no other window sees."""
+    return launched.new_context(viewport={"width": width, "height": height})
+
+
+@contextmanager
+def headless(width: int = 1000, height: int = 800) -> Iterator:
+    """A window of a headless Chromium (a Playwright browser context), closed after."""
+    with chromium() as launched:
+        context = window(launched, width, height)
+        try:
+            yield context
+        finally:
+            context.close()
