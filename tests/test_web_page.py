@@ -17,7 +17,7 @@ from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.rules import Move
 
-from pages import STORED, built, fresh, reloaded
+from pages import STORED, built, fresh, reloaded, saved
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -190,6 +190,28 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
     assert page.text_content(f'[data-select-puzzle="{solved["id"]}"] .mark').strip() == "\u2713"
     page.click(f'[data-select-puzzle="{other["id"]}"]')
     assert "1 move" in page.text_content("#puzzle-stats")
+
+
+def test_a_window_keeps_its_progress_from_every_other(pages, browser_page, chromium):
+    """Each test's window (``browser_context``) starts with empty storage and no other window
+    sees what it stores: no test reads, nor stores back, progress an earlier one left."""
+    from puzzlegen.web import browser
+    path, pack = pages["small"]
+    entry = pack["puzzles"][3]
+    assert browser_page.context.pages == [browser_page]
+    browser_page.goto(path.as_uri())
+    assert saved(browser_page).get("games") == {}
+    page = fresh(browser_page, path, entry["id"])
+    page.click('[data-action="solution"]')
+    assert list(saved(page)["games"]) == [entry["id"]]
+    other = browser.window(chromium)
+    try:
+        tab = other.new_page()
+        tab.goto(path.as_uri() + f"#{entry['id']}")
+        assert saved(tab).get("games") == {}
+        assert "0 moves" in tab.text_content("#puzzle-stats")
+    finally:
+        other.close()
 
 
 def hinted_move(page) -> tuple[int, int]:
