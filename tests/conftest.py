@@ -11,6 +11,9 @@ import os
 import pytest
 from hypothesis import settings
 
+import pages
+from puzzlegen.web import browser
+
 # Tests share the cores with each other (pytest-xdist), with Dask workers and with Chromium, so
 # an example's time says nothing: no hypothesis deadline anywhere.
 settings.register_profile("shared-cores", deadline=None)
@@ -30,7 +33,6 @@ def unavailable(reason: str):
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium for the whole session, closed at the end."""
-    from puzzlegen.web import browser
     try:
         with browser.chromium() as launched:
             yield launched
@@ -42,7 +44,6 @@ def chromium():
 def browser_context(chromium):
     """A window of the test's own: its storage starts empty, so no page of the test reads (and
     stores back) progress an earlier test left."""
-    from puzzlegen.web import browser
     context = browser.window(chromium)
     yield context
     context.close()
@@ -62,15 +63,12 @@ def browser_page(browser_context):
 @pytest.fixture(scope="module")
 def pack_page(request, tmp_path_factory):
     """The page of the test module's ``PACK`` (``pack html``), built once for the module."""
-    import pages
     return pages.built(request.module.PACK, tmp_path_factory.mktemp("page"))
 
 
 @pytest.fixture(scope="module")
 def game(pack_page, chromium):
     """A tab with the module's page loaded, in a window of its own, for calls into its scripts."""
-    import pages
-    from puzzlegen.web import browser
     context = browser.window(chromium)
     yield from pages.opened(context, pack_page)
     context.close()
