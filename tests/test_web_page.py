@@ -12,6 +12,7 @@ import pytest
 
 from puzzlegen import packs
 from puzzlegen.grading import grade
+from puzzlegen.web import browser
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.game import GAME, Grid
@@ -195,7 +196,6 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
 def test_a_window_keeps_its_progress_from_every_other(pages, browser_page, chromium):
     """Each test's window (``browser_context``) starts with empty storage and no other window
     sees what it stores: no test reads, nor stores back, progress an earlier one left."""
-    from puzzlegen.web import browser
     path, pack = pages["small"]
     entry = pack["puzzles"][3]
     assert browser_page.context.pages == [browser_page]
