@@ -37,7 +37,7 @@ import statistics
 
 from simanneal import Annealer
 
-from puzzlegen.grading import LEVELS, Grade, grade, load
+from puzzlegen.grading import LEVELS, Grade, exact, grade, load
 from solvers import game as games
 from solvers.errors import LimitReached
 
@@ -218,13 +218,16 @@ def find(job: tuple) -> tuple[str, Grade] | None:
 
 def keeps(game: games.Designable, rules, deal, level: str, graded: Grade, table: dict) -> bool:
     """Whether a pack of ``level`` keeps this graded deal: at the level and, below master,
-    inside the level's ``window``; and confirmed: the mean of ``CONFIRM`` independent estimates
-    of its hardness (``hardness(repeat=r)``) is in the same range.  The search seeks the hardest
+    inside the level's ``window``; and, unless its hardness is exact, confirmed: the mean of
+    ``CONFIRM`` independent estimates of its hardness (``hardness(repeat=r)``) is in the same
+    range.  The search seeks the hardest
     estimates, noise included, so a grade alone overstates the deals it keeps."""
     low, high = (table["cuts"]["master"], math.inf) if level == "master" else \
         window(level, table)
     if graded.level != level or not low <= graded.metrics["hardness"] <= high:
         return False
+    if exact(graded.metrics):   # every repeat would give the same value
+        return True
     try:
         repeats = [game.hardness(deal, rules, repeat=r) for r in range(1, CONFIRM + 1)]
     except LimitReached:

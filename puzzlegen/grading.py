@@ -8,6 +8,11 @@ A level is offered only where its cut is measured (not among the deals whose har
 the game's measure) and the calibration has at least ``SUPPORT`` deals harder than it.  A deal
 that cannot be won is ``"unsolvable"``; one whose analysis hits a limit, or whose hardness is
 beyond the game's measure, is ``"limit"``: no level is claimed.
+
+How sure a level is: where the game states the 95% interval of the hardness
+(``metrics["hardness_interval"]``), the grade gives the probability of each level
+(``level_probabilities``), reading the estimate as normal on the hardness (log) scale with that
+interval; an exact hardness (both ends equal) gives its level probability 1.
 """
 from __future__ import annotations
 
@@ -37,10 +42,54 @@ class Grade:
     metrics: dict
     solution: list[str]
     explanation: str = ""
+    level_probabilities: dict[str, float] | None = None
 
     def to_json(self) -> dict:
-        return {"level": self.level, "score": self.score, "explanation": self.explanation,
-                "metrics": self.metrics, "solution": self.solution}
+        return {"level": self.level, "percentile": self.score,
+                "level_probabilities": self.level_probabilities,
+                "explanation": self.explanation, "metrics": self.metrics,
+                "solution": self.solution,
+                "score": self.score}   # the percentile's former name, kept one version
+
+    def sureness(self) -> str:
+        """How sure the level is, for people: "exact", "83% sure; else medium", or "" when
+        the game does not say."""
+        chances = self.level_probabilities
+        if not chances:
+            return ""
+        if exact(self.metrics):
+            return "exact"
+        others = [name for name, p in sorted(chances.items(), key=lambda kv: -kv[1])
+                  if name != self.level and p >= 0.005]
+        sure = f"{math.floor(100 * chances.get(self.level, 0.0)):.0f}% sure"
+        return sure + (f"; else {' or '.join(others)}" if others else "")
+
+
+def exact(metrics: dict) -> bool:
+    """Whether the hardness is exact (an interval of one value)."""
+    interval = metrics.get("hardness_interval")
+    return interval is not None and interval[0] == interval[1]
+
+
+def level_probabilities(table: dict, metrics: dict) -> dict[str, float] | None:
+    """The probability of each offered level given the hardness and its 95% interval (module
+    docstring); None when the game states no interval."""
+    interval = metrics.get("hardness_interval")
+    if interval is None or metrics.get("hardness") is None:
+        return None
+    levels = offered(table)
+    cuts = [table["cuts"][name] for name in levels] + [math.inf]
+    cuts[0] = -math.inf
+    centre = metrics["hardness"]
+    spread = max(centre - interval[0], interval[1] - centre) / 1.96
+
+    def below(x: float) -> float:
+        if spread == 0:
+            return float(centre < x)
+        return 0.5 * math.erfc(-(x - centre) / (spread * math.sqrt(2)))
+
+    chances = {name: below(cuts[i + 1]) - below(cuts[i]) for i, name in enumerate(levels)}
+    return {name: round(p, 4) for name, p in chances.items() if round(p, 4) > 0}
 
 
 def percentile_rank(quantiles: list[float], value: float) -> float:
@@ -126,7 +175,8 @@ def grade(game: Designable, deal, rules, **options) -> Grade:
     value = score_of(table, fig.metrics["hardness"])
     level = level_of(value, offered(table))
     return Grade(level, value, fig.metrics, solution,
-                 game.explain(level, value, fig.metrics, rules))
+                 game.explain(level, value, fig.metrics, rules),
+                 level_probabilities(table, fig.metrics))
 
 
 def parse_level(text: str) -> str:

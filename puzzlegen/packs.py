@@ -225,6 +225,27 @@ def validate(pack: dict, sample: int | None = None, seed: int = 0, jobs: int = 1
     return [problem for found, checked in zip(duplicates, checks) for problem in found + checked]
 
 
+def _regrade(entry: dict, game_name: str) -> dict:
+    """The pack entry of ``entry``'s deal graded afresh (worker function); :class:`BadInput`
+    when its grade is ``limit``."""
+    game = games.get(game_name)
+    deal, rules = read_entry(game, entry)
+    fresh = grade(game, deal, rules)
+    if fresh.level == "limit":
+        raise BadInput(f"puzzle {entry['id']} cannot be re-graded: {fresh.explanation}")
+    return puzzle_entry(game, entry["id"], deal, rules, fresh)
+
+
+def regrade(pack: dict, jobs: int = 1) -> tuple[dict, list[str]]:
+    """``pack`` with every puzzle graded afresh by this version (the same ids and deals, in
+    the same order), and a line for each puzzle whose level changed."""
+    fresh = list(runs.run(partial(_regrade, game_name=pack["game"]), pack["puzzles"],
+                          jobs=jobs, desc="puzzles", unit="puzzles"))
+    changed = [f"puzzle {old['id']}: {old['level']} -> {new['level']}"
+               for old, new in zip(pack["puzzles"], fresh) if old["level"] != new["level"]]
+    return dict(pack, puzzles=fresh), changed
+
+
 def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:
     """``pack`` cut down to the puzzle ``pid`` (all when None), without solutions unless asked;
     :class:`BadInput` for an unknown id."""
@@ -247,10 +268,10 @@ def show(pack: dict) -> str:
              f"{made['method']}, seed {made['seed']})"]
     for entry in pack["puzzles"]:
         deal, rules = read_entry(game, entry)
-        score = "-" if entry["score"] is None else f"{entry['score']:.1f}"
+        percentile = "-" if entry["score"] is None else f"{entry['score']:.1f}"
         best = entry["metrics"].get("max_score")
         lines += ["", f"{entry['id']}  {game.format_rules(rules)}  level {entry['level']}  "
-                      f"score {score}" + ("" if best is None else f"  max score {best}"),
+                      f"percentile {percentile}" + ("" if best is None else f"  max score {best}"),
                   *("  " + row for row in game.show_deal(deal).splitlines())]
         if entry.get("explanation"):
             lines.append("  " + entry["explanation"])

@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from puzzlegen.packs import read_entry
 from solvers import game as games
+from solvers.game import harder_than
 from solvers.agnes.rules import EMPTY_TAKES, Board as AgnesBoard
 from solvers.cards import Card
 from solvers.errors import BadInput
@@ -246,8 +247,9 @@ def footer(d: Drawing, number: int, title: str) -> None:
 
 
 def level_text(entry: dict) -> str:
-    score = "" if entry["score"] is None else f" (score {entry['score']:.1f} of 100)"
-    text = f"Level: {entry['level']}{score}."
+    percentile = "" if entry["score"] is None else \
+        f" (harder than {harder_than(entry['score'])} of random deals)"
+    text = f"Level: {entry['level']}{percentile}."
     return f"{text} {entry['explanation']}" if entry.get("explanation") else text
 
 

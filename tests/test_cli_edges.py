@@ -241,6 +241,7 @@ OUT_ARGS = {
     ("puzzlegen", "stackmgmt", "cases"): ["--kind", "path"],
     ("puzzlegen", "pack", "html"): [PACK],
     ("puzzlegen", "pack", "print"): [PACK],
+    ("puzzlegen", "pack", "regrade"): [PACK],
     ("puzzlegen", "stacksquared", "generate"): ["--rows", "3", "--cols", "3", "--count", "1",
                                                 "--level", "easy"],
     ("puzzlegen", "stackmgmt", "generate"): ["--count", "1", "--level", "easy"],

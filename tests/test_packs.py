@@ -120,6 +120,34 @@ def test_schema_error_names_the_puzzle(small_pack, tmp_path):
     assert result.exit_code == 2 and "puzzle p1: rows" in result.output
 
 
+def test_regrade_writes_what_this_version_grades(small_pack, tmp_path):
+    """A pack whose claims are stale (here: tampered) re-grades to one that validates: the same
+    ids and deals, fresh levels and figures, each changed level listed; --out is never
+    overwritten without --force."""
+    pack = packs.load(small_pack)
+    won = next(i for i, e in enumerate(pack["puzzles"]) if e["level"] != "unsolvable")
+    stale = json.loads(json.dumps(pack))
+    entry = stale["puzzles"][won]
+    entry["level"] = "master" if entry["level"] != "master" else "easy"
+    entry["metrics"]["hardness"] += 1.0
+    old = tmp_path / "old.json"
+    old.write_text(packs.dumps(stale))
+    assert packs.validate(packs.load(old)) != []
+    out = tmp_path / "new.json"
+    result = run("regrade", old, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert f"puzzle {entry['id']}: {entry['level']} -> {pack['puzzles'][won]['level']}" \
+        in result.output
+    assert result.output.strip().endswith(f"{out}: 3 puzzles re-graded, 1 changed level")
+    fresh = packs.load(out)
+    assert packs.validate(fresh) == []
+    assert [(e["id"], e["deal"]) for e in fresh["puzzles"]] == \
+        [(e["id"], e["deal"]) for e in pack["puzzles"]]
+    again = run("regrade", old, "--out", out)
+    assert again.exit_code == 2 and again.output.startswith("error: ")
+    assert packs.load(out) == fresh
+
+
 def test_missing_file_exits_2():
     result = run("validate", "/nonexistent/pack.json")
     assert result.exit_code == 2 and result.output.startswith("error: ")

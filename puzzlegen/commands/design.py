@@ -97,7 +97,7 @@ def generate_options(fn):
 
 
 def grade_command(game_name: str) -> click.Command:
-    """``puzzlegen GAME grade``: level, score, the reason and the figures of one deal."""
+    """``puzzlegen GAME grade``: level, percentile, the reason and the figures of one deal."""
 
     @click.command("grade")
     @click.argument("deal", required=False)
@@ -105,7 +105,7 @@ def grade_command(game_name: str) -> click.Command:
     @rules_option(game_name)
     @clitools.json_option
     def grade(deal, seed, rules_text, as_json):
-        """Grade DEAL: level, score (0-100), the reason, and the figures behind it.  Every
+        """Grade DEAL: level, percentile (0-100), the reason, and the figures behind it.  Every
         symmetric copy of a deal gets the same grade."""
         game = games.get(game_name)
         rules = game.parse_rules(rules_text)
@@ -115,9 +115,10 @@ def grade_command(game_name: str) -> click.Command:
         if as_json:
             clitools.emit_json(result.to_json())
             return
-        score = "-" if result.score is None else f"{result.score:.2f}"
         click.echo(game.show_deal(the_deal))
-        click.echo(f"level {result.level}  score {score}")
+        sure = result.sureness()
+        percentile = "" if result.score is None else f", percentile {result.score:.2f}"
+        click.echo(f"Level: {result.level}" + (f" ({sure})" if sure else "") + percentile)
         click.echo(result.explanation)
         for name, value in result.metrics.items():
             click.echo(f"  {name:20} {'-' if value is None else value}")

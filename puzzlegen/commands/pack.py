@@ -12,7 +12,8 @@ from puzzlegen import clitools, packs
 from puzzlegen.fileio import check_output, write_atomic
 from solvers.errors import BadInput
 
-cli = clitools.group("pack", help="Puzzle packs: validate, show, play in a browser, print.")
+cli = clitools.group("pack", help="Puzzle packs: validate, re-grade, show, play in a browser, "
+                                  "print.")
 
 force_option = click.option("--force", is_flag=True, help="Replace --out if it exists.")
 
@@ -31,7 +32,8 @@ def title_of(path: str) -> str:
 @clitools.jobs_option
 @clitools.json_option
 def validate(path, sample, sample_seed, jobs, as_json):
-    """Check PATH: schema, replays, exact re-grades.  Exit 0 valid, 1 wrong claims, 2 broken."""
+    """Check PATH: schema, replays, re-grades (the same figures again).  Exit 0 valid, 1 wrong
+    claims, 2 broken."""
     pack = packs.load(path)
     problems = packs.validate(pack, sample, sample_seed, jobs)
     if as_json:
@@ -43,6 +45,25 @@ def validate(path, sample, sample_seed, jobs, as_json):
         raise click.exceptions.Exit(1)
     if not as_json:
         click.echo(f"{path}: valid ({len(pack['puzzles'])} puzzles)")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--out", required=True, metavar="FILE.json", help="The re-graded pack to write.")
+@force_option
+@clitools.jobs_option
+def regrade(path, out, force, jobs):
+    """Grade every puzzle of PATH afresh with this version (after a change of the figures or
+    the calibration) and write the pack to --out: the same ids and deals, new levels,
+    percentiles, explanations, figures and solutions.  Each puzzle whose level changed is
+    listed."""
+    check_output(out, force)
+    pack, changed = packs.regrade(packs.load_checked(path), jobs)
+    write_atomic(out, packs.dumps(pack))
+    for line in changed:
+        click.echo(line)
+    click.echo(f"{out}: {len(pack['puzzles'])} puzzles re-graded, {len(changed)} changed "
+               f"level")
 
 
 @cli.command()

@@ -18,7 +18,7 @@ from solvers.stacksquared.rules import check_grid
 cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): an r x c grid of "
                      "cards; stacks merge along rows and columns; score = sum of squared stack sizes.",
                      lazy={"grade": ("puzzlegen.commands.stacksquared_design:grade",
-                                     "Grade a deal's difficulty exactly."),
+                                     "Grade a deal's difficulty: level, percentile, how sure."),
                            "generate": ("puzzlegen.commands.stacksquared_design:generate",
                                         "Generate a puzzle pack at a difficulty level."),
                            "hint": ("puzzlegen.commands.stacksquared_hint:hint",

@@ -1,4 +1,4 @@
-"""``puzzlegen stacksquared grade`` and ``generate``: exact grading and puzzle-pack generation."""
+"""``puzzlegen stacksquared grade`` and ``generate``: grading and puzzle-pack generation."""
 from __future__ import annotations
 
 import click
@@ -10,6 +10,7 @@ from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
 from puzzlegen.grading import grade as grade_deal, load
 from solvers.errors import LimitReached
+from solvers.game import harder_than
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET, TREE_CELLS, TREE_STATES
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.hints import critical_moments, explain_lines
@@ -33,10 +34,14 @@ from solvers.stacksquared.tree import explore_bytes
                    f"moments are 'limit' [default: {DEFAULT_BUDGET.states:,}].")
 @clitools.json_option
 def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
-    """Grade DEAL (cards row-major): level, score (0-100), the reason, and the figures behind it.
+    """Grade DEAL (cards row-major): level, percentile, the reason, and the figures behind it.
 
-    The level rests on how often simulated players win; every symmetric copy of a deal (rows,
-    columns, transposition, suits, rank reversal) gets the same grade.
+    The level rests on how often a player who looks three moves ahead wins, ranked among random
+    solvable deals of the grid (the percentile).  On grids of up to 12 cards every chance is
+    exact, and so are those of the hardest 4x4 deals (estimated at most 1 win in 1,000) whose
+    exact search fits its budget; elsewhere they are estimated, and the grade says how sure its
+    level is.  Every symmetric copy of a deal (rows, columns, transposition, suits, rank
+    reversal) gets the same grade.
     """
     grid = Grid(rows, cols)
     the_deal = read_deal(GAME, grid, deal, seed)
@@ -57,27 +62,66 @@ def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
         clitools.emit_json({**result.to_json(),
                             **({"critical": moments, "critical_limit": limit} if explain else {})})
         return
-    score = "-" if result.score is None else f"{result.score:.2f}"
     click.echo(the_deal.grid_text())
-    click.echo(f"level {result.level}  score {score}")
-    click.echo(result.explanation)
-    metrics = dict(result.metrics)
-    for name, figure in metrics.pop("players", {}).items():
-        low, high = figure["interval"]
-        how = ("exact" if figure["exact"]
-               else f"95% {low:.3g}..{high:.3g}, {figure['particles']} particles")
-        click.echo(f"  {name + ' wins':20} {figure['win']:.4g} ({how})")
-    half = metrics.pop("halfway", None)
-    if half:
-        click.echo(f"  {'halfway ratio':20} {half['ratio']:.4g}")
-    for name, value in metrics.items():
-        click.echo(f"  {name:20} {value}")
+    for line in grade_lines(result, rows, cols):
+        click.echo(line)
     if result.solution:
         click.echo("solution: " + " ".join(result.solution))
     if limit:
         click.echo(f"critical moments: limit ({limit}; --max-states raises it)")
     for line in explain_lines(moments or []):
         click.echo("  " + line)
+
+
+#: How the grade's text names each player of the ladder.
+PLAYER_WORDS = {"random": "moves at random", "careful": "never walks into a dead position",
+                "look2": "looks two moves ahead", "look3": "looks three moves ahead"}
+
+
+def chance_words(figure: dict, value: float) -> str:
+    """A chance and how sure it is, for people."""
+    if figure["exact"]:
+        return f"{value:.3g} (exact)"
+    low, high = figure["interval"]
+    return f"{value:.3g} (estimate, 95% between {low:.2g} and {high:.2g})"
+
+
+def grade_lines(result, rows: int, cols: int) -> list[str]:
+    """The grade of a deal for people: level and how sure, the reason, then each figure in
+    plain words."""
+    sure = result.sureness()
+    lines = [f"Level: {result.level}" + (f" ({sure})" if sure else "")]
+    if result.score is not None:
+        lines[0] += (f", harder than {harder_than(result.score)} of random solvable "
+                     f"{min(rows, cols)}x{max(rows, cols)} deals")
+    lines.append(result.explanation)
+    m = result.metrics
+    if not m:
+        return lines
+    if not m["single_stack"]:
+        return lines + [f"Best score: {m['max_score']} of {(rows * cols) ** 2}."]
+    lines.append("How often each player wins:")
+    for name, figure in m["players"].items():
+        who = f"a player who {PLAYER_WORDS[name]}"
+        lines.append(f"  {who:46} {chance_words(figure, figure['win'])}")
+    lines.append(f"  {'a perfect player':46} 1 (a single stack exists)")
+    lines.append(f"Skill matters by {m['skill']:.1f} orders of magnitude: looking three moves "
+                 f"ahead wins {10 ** m['skill']:,.0f} times as often as random play.")
+    if m.get("halfway"):
+        half = m["halfway"]
+        lines.append("Halfway ratio (random play to half of the stacks, then still winnable): "
+                     + chance_words(half, half["ratio"]))
+    share = m["winning_first_share"]
+    lines.append(f"First move: {round(share * m['first_moves'])} of {m['first_moves']} legal "
+                 f"moves keep a single stack reachable.")
+    lines.append(f"Cards: {m['odd_cards']} with no partner in their row or column, "
+                 f"{m['compat_edges']} compatible pairs ({m['line_edges']} sharing a row or "
+                 f"column), {m['flocks']} flock{'s' if m['flocks'] > 1 else ''} (cards linked "
+                 f"by compatibility).")
+    if m["tree"] == "exact":
+        lines.append(f"Winning lines: {m['solutions']:,}; the fewest critical moments (most "
+                     f"moves lose) on one: {m['min_critical']}.")
+    return lines
 
 
 @click.command()
@@ -94,9 +138,9 @@ def generate(rows, cols, method, require, at, theme, max_line_pairs, count, leve
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
     Annealing pushes each deal toward the heart of the level (for master, well past its cut)
-    while the designer's constraints hold; a deal is kept only when further independent
-    estimates of its hardness confirm its level.  The pack is rewritten atomically after every
-    puzzle, so Ctrl-C keeps the finished ones.
+    while the designer's constraints hold; a deal is kept when its hardness is exact, or when
+    further independent estimates of it confirm its level.  The pack is rewritten atomically
+    after every puzzle, so Ctrl-C keeps the finished ones.
     """
     grid = Grid(rows, cols)
     constraints = parse_constraints(rows, cols, require, at, theme, max_line_pairs)

@@ -78,7 +78,7 @@
   }
 
   function levelText(puzzle) {
-    const level = "Level: " + puzzle.level + (puzzle.score === null ? "" : " (score " + puzzle.score + " of 100)");
+    const level = "Level: " + puzzle.level + (puzzle.score === null ? "" : " (percentile " + puzzle.score + ")");
     return puzzle.explanation ? level + ". " + puzzle.explanation : level + ".";
   }
 

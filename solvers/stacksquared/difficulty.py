@@ -11,18 +11,26 @@ Figures (``metrics`` in JSON):
 - ``first_moves``, ``winning_first_share``: legal first moves and the exact share of them after
   which one stack is still reachable.
 - ``players``: for each player of the ladder (``solvers.stacksquared.players``: ``random``,
-  ``careful``, ``look2``, ``look3``), the estimated chance to win (``win``), its 95% interval
-  (``interval``), the particles used (``particles``) and ``exact`` (true when the whole game tree
-  fits and the value was computed exactly).
+  ``careful``, ``look2``, ``look3``), the chance to win (``win``) and ``exact``: true when the
+  chance is exact (``chances``: the player's choices folded over every winnable position it
+  can reach; where the grid and deal allow, ``Budget``), else an estimate with its 95% interval
+  (``interval``; the value twice when exact), the particles used (``particles``) and, where an
+  exact search was tried and stopped at its limit, the certified ``bounds`` it found (the
+  estimate and interval are clipped to them).
 - ``halfway``: Neller and Ziegler's halfway solvability ratio (random play until half of the
-  stacks are gone, then one stack still reachable), with interval and sample size.  The halfway
-  step is always checked exactly, even where the players' exact filter starts later (6x6).
+  stacks are gone, then one stack still reachable), exact or estimated as the players' chances.
+  The halfway step is always checked exactly, even where the players' exact filter starts later
+  (6x6).
 - ``tree``: ``"exact"`` when the game tree fits ``tree_states`` stored states (by default
   ``TREE_STATES`` for grids of at most ``TREE_CELLS`` cells, else none), else ``"limit"``;
   then ``solutions`` (distinct winning move sequences) and ``min_critical`` (the fewest critical
   positions, where more than half of the moves lose, on any winning line), else ``null``.
 - ``odd_cards``, ``flocks``, ``compat_edges``, ``line_edges``: the compatibility graph.
-- ``hardness``: ``-log10`` of the look3 player's chance to win: the figure the level rests on.
+- ``skill``: how much skill matters, ``log10`` of the look3 player's chance over the random
+  player's (the slope of the skill curve: the players' chances from random to look3, then the
+  perfect player's 1).
+- ``hardness``: ``-log10`` of the look3 player's chance to win: the figure the level rests on;
+  ``hardness_interval`` its 95% interval (one value twice when exact).
 
 The level rests on ``hardness`` (``puzzlegen.grading`` turns it into a percentile among random
 solvable deals of the grid); a deal without a single-stack solution is ``"unsolvable"``.
@@ -38,7 +46,7 @@ import numpy as np
 from solvers.errors import LimitReached
 from solvers.game import harder_than, odds
 from solvers.stacksquared import Deal, replay, solve
-from solvers.stacksquared import players as kernels
+from solvers.stacksquared import chances, players as kernels
 from solvers.stacksquared.players import MAX_TRIES
 from solvers.stacksquared import tree
 from solvers.stacksquared.api import cells_to_moves, compat_masks, line_masks
@@ -66,11 +74,20 @@ class Budget:
     of the grid), the most stacks a position may have for the players' exact filter (before it
     only dead positions are removed: ``players.win_chance``), and the decision table's state
     limit.  The filter starts at 14 stacks: on 6x6, 48 look3 particles cost 0.23 s an estimate
-    from 14 and 1.28 s from 16, and none of 160 estimates was at the floor (25 Nov 2026)."""
+    from 14 and 1.28 s from 16, and none of 160 estimates was at the floor.
+
+    Exact figures (``chances``) are tried on grids of at most ``EXACT_CELLS`` cells: for every
+    deal of at most ``ALWAYS_EXACT_CELLS`` cells, else for deals whose level player's estimate
+    is at most ``exact_below``; at most ``exact_positions`` winnable positions are valued and
+    ``exact_states`` decision states stored, in a table of their own.  Both are counts, so
+    whether a figure is exact depends on the deal and the budget alone."""
 
     particles: tuple[int, ...] | None = None
     exact_stacks: int = 14
     states: int = 8_000_000
+    exact_positions: int = 60_000
+    exact_states: int = 3_000_000
+    exact_below: float = 1e-3
 
     def player_particles(self, deal: Deal) -> tuple[int, ...]:
         return grid_particles(deal.size) if self.particles is None else self.particles
@@ -91,7 +108,10 @@ def grid_particles(cells: int) -> tuple[int, ...]:
 
 DEFAULT_BUDGET = Budget()
 #: The quick estimate (annealing's first look): the look3 player alone, few particles.
-QUICK = Budget((0, 0, 0, 16), states=2_000_000)
+QUICK = Budget((0, 0, 0, 16), states=2_000_000, exact_positions=0)
+#: Grids whose figures may be exact, and those small enough to try it on every deal (``Budget``).
+EXACT_CELLS = 16
+ALWAYS_EXACT_CELLS = 12
 
 
 class Decider:
@@ -120,6 +140,16 @@ class Decider:
         if result == tree.OPEN:
             raise LimitReached(f"the decision search stored {self.max_states} states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
+
+    def chances(self, card: np.ndarray, goal_stacks: int,
+                positions: int) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Certified bounds (lo, hi), indexed by look-ahead, on each player's chance to reach
+        ``goal_stacks`` stacks from a winnable position, and whether they are exact
+        (``chances.chances``)."""
+        lo, hi, exact, _, self.table, self.count = chances.chances(
+            card, len(PLAYERS), goal_stacks, positions, self.line, self.compat, self.table,
+            self.count, self.max_states, self.path)
+        return lo, hi, exact
 
     def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
                    exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, ...]:
@@ -199,11 +229,10 @@ def tree_figures(deal: Deal, max_states: int) -> dict:
     """Exact whole-tree figures (module docstring), ``null`` past ``max_states``."""
     out = tree.explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
                        compat_masks(), max_states)
-    outcome, _, win, prob, half, sols, crit = out
+    outcome, _, win, sols, crit = out
     if outcome != tree.DONE:
         return {"tree": "limit", "solutions": None, "min_critical": None}
-    return {"tree": "exact", "random_win": float(prob[0]), "halfway_random": float(half[0]),
-            "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
+    return {"tree": "exact", "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
             "min_critical": int(crit[0]) if win[0] else None}
 
 
@@ -245,9 +274,14 @@ def first_move_figures(deal: Deal, decider: Decider) -> dict:
     return {"first_moves": len(legal), "winning_first_share": wins / len(legal) if legal else 1.0}
 
 
+def to_hardness(chance: float) -> float:
+    """``-log10`` of a chance to win (at least ``FLOOR``)."""
+    return -math.log10(max(chance, FLOOR))
+
+
 def hardness(metrics: dict) -> float:
-    """``-log10`` of the level player's chance to win (at least ``FLOOR``)."""
-    return -math.log10(max(metrics["players"][LEVEL_PLAYER]["win"], FLOOR))
+    """The hardness of the level player's chance to win."""
+    return to_hardness(metrics["players"][LEVEL_PLAYER]["win"])
 
 
 def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | None:
@@ -259,8 +293,9 @@ def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | N
 
 
 def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
-    """The level player's estimate (``estimate``) for ``deal`` with ``budget``, None without a
-    single stack; ``repeat`` as in ``estimated_hardness``."""
+    """The level player's figure (``estimate``, or exact: ``exact_figure``) for ``deal`` with
+    ``budget``, None without a single stack; ``repeat`` as in ``estimated_hardness`` (an exact
+    figure is the same for every repeat; whether it is tried rests on the first stream)."""
     canon = canonical_with_map(deal)[0]
     decider = Decider(canon, budget.states)
     start = tops(Position.start(canon))
@@ -268,9 +303,72 @@ def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
         return None
     look, _ = PLAYERS[LEVEL_PLAYER]
     particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
-    stream = stream_seed(canon, LEVEL_PLAYER, *([repeat] if repeat else []))
-    return estimate(*decider.win_chance(start, look, particles, stream,
-                                        budget.exact_stacks), particles)
+
+    def drawn(*stream) -> dict:
+        return estimate(*decider.win_chance(start, look, particles,
+                                            stream_seed(canon, LEVEL_PLAYER, *stream),
+                                            budget.exact_stacks), particles)
+
+    found = drawn()
+    bounds = {}
+    if tries_exact(canon, budget, found["win"]):
+        lo, hi, exact = Decider(canon, budget.exact_states).chances(start, 1,
+                                                                    budget.exact_positions)
+        bounds = exact_figure(lo[look], hi[look], exact)
+        if exact:
+            return bounds
+    return within(drawn(repeat) if repeat else found, bounds)
+
+
+def tries_exact(deal: Deal, budget: Budget, level_win: float) -> bool:
+    """Whether the figures of ``deal`` are tried exactly (``Budget``), given the level player's
+    estimated chance ``level_win`` (of the first stream)."""
+    if budget.exact_positions <= 0 or deal.size > EXACT_CELLS:
+        return False
+    return deal.size <= ALWAYS_EXACT_CELLS or level_win <= budget.exact_below
+
+
+def exact_figure(lo: float, hi: float, exact: bool) -> dict:
+    """A chance the exact search found (``exact`` true), or the certified ``bounds`` it left
+    where it stopped at its limit."""
+    lo, hi = float(lo), float(hi)
+    if exact:
+        return {"win": lo, "interval": [lo, lo], "particles": 0, "exact": True}
+    return {"exact": False, "bounds": [lo, hi]}
+
+
+def within(found: dict, bounds: dict) -> dict:
+    """An estimate with the certified ``bounds`` of a stopped exact search (if any), its value
+    and interval clipped to them: the chance lies inside them for sure."""
+    if not bounds:
+        return found
+    lo, hi = bounds["bounds"]
+    low, high = found["interval"]
+    return dict(found, win=min(max(found["win"], lo), hi),
+                interval=[min(max(low, lo), hi), min(max(high, lo), hi)], bounds=[lo, hi])
+
+
+def exact_figures(canon: Deal, budget: Budget, metrics: dict) -> None:
+    """Each player's chance and the halfway ratio made exact where ``budget`` allows
+    (``tries_exact``; a table of their own, as in ``level_estimate``); a figure the search
+    could not finish keeps its estimate, within the certified bounds found."""
+    found = metrics["players"]
+    if LEVEL_PLAYER not in found or not tries_exact(canon, budget, found[LEVEL_PLAYER]["win"]):
+        return
+    decider = Decider(canon, budget.exact_states)
+    start = tops(Position.start(canon))
+    lo, hi, exact = decider.chances(start, 1, budget.exact_positions)
+    for name in found:
+        look, _ = PLAYERS[name]
+        figure = exact_figure(lo[look], hi[look], exact)
+        found[name] = figure if exact else within(found[name], figure)
+    if metrics["halfway"] is not None:
+        lo, hi, exact = decider.chances(start, canon.size - canon.size // 2,
+                                        budget.exact_positions)
+        figure = exact_figure(lo[0], hi[0], exact)
+        if not exact:
+            figure = within({"win": metrics["halfway"]["ratio"], **metrics["halfway"]}, figure)
+        metrics["halfway"] = {"ratio": figure.pop("win"), **figure}
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
@@ -294,17 +392,17 @@ def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
         raise AssertionError(f"the reference solution of {canon} does not end in one stack")
     metrics.update(first_move_figures(canon, decider))
     metrics.update(player_figures(canon, decider, budget))
+    exact_figures(canon, budget, metrics)
     if tree_states is None:
         tree_states = TREE_STATES if canon.size <= TREE_CELLS else 0
     exact = tree_figures(canon, tree_states)
-    if exact["tree"] == "exact":
-        metrics["players"]["random"] = {"win": exact["random_win"], "interval": [
-            exact["random_win"]] * 2, "particles": 0, "exact": True}
-        metrics["halfway"] = {"ratio": exact["halfway_random"], "interval": [
-            exact["halfway_random"]] * 2, "particles": 0, "exact": True}
     metrics.update(tree=exact["tree"], solutions=exact["solutions"],
                    min_critical=exact["min_critical"], effort=decider.count)
+    metrics["skill"] = round(to_hardness(metrics["players"]["random"]["win"])
+                             - hardness(metrics), 3)
     metrics["hardness"] = round(hardness(metrics), 6)
+    low, high = metrics["players"][LEVEL_PLAYER]["interval"]
+    metrics["hardness_interval"] = [round(to_hardness(high), 6), round(to_hardness(low), 6)]
     return metrics, moves
 
 

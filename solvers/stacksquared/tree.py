@@ -14,9 +14,6 @@ into its parent once its moves are done (a state met again is always finished: n
 own descendant).  Per state:
 
 * ``win``: a single stack is reachable;
-* ``prob``: the chance that a player picking uniformly among legal moves ends in one stack;
-* ``half``: for states up to move ``h = n // 2`` (half of the stacks gone), the chance that
-  such a player is still in a winnable state after move ``h``;
 * ``sols``: the number of distinct winning move sequences (float64, exact below 2**53);
 * ``crit``: the fewest critical states (more than half of the legal moves lose) on a winning line.
 
@@ -138,22 +135,19 @@ def grow(array, length):
 def explore(card0, line, compat, max_states):
     """Walk the states reachable from the deal ``card0`` (card index per cell) as described above.
 
-    Returns ``(outcome, keys, win, prob, half, sols, crit)``, per state by id (the root is 0);
+    Returns ``(outcome, keys, win, sols, crit)``, per state by id (the root is 0);
     ``outcome`` is ``STATE_LIMIT`` when more than ``max_states`` states (>= 0) would be stored.
     """
     n = card0.shape[0]
     card = card0.copy()
     size = np.zeros(n, dtype=np.int64)
     occupied, stacks0 = occupancy(card)
-    halfway = stacks0 // 2
     width = (n + 7) >> 3
     key = np.zeros(width, dtype=np.uint64)
 
     room = 1024
     keys = np.zeros((room, width), dtype=np.uint64)
     win = np.zeros(room, dtype=np.bool_)
-    prob = np.zeros(room, dtype=np.float64)
-    half = np.zeros(room, dtype=np.float64)
     sols = np.zeros(room, dtype=np.float64)
     crit = np.zeros(room, dtype=np.int64)
     capacity = 2048
@@ -168,8 +162,6 @@ def explore(card0, line, compat, max_states):
     sid_at = np.zeros(n + 1, dtype=np.int64)
     undo_card = np.zeros(n + 1, dtype=np.int8)
     acc_win = np.zeros(n + 1, dtype=np.int64)
-    acc_prob = np.zeros(n + 1, dtype=np.float64)
-    acc_half = np.zeros(n + 1, dtype=np.float64)
     acc_sols = np.zeros(n + 1, dtype=np.float64)
     acc_crit = np.zeros(n + 1, dtype=np.int64)
 
@@ -183,7 +175,7 @@ def explore(card0, line, compat, max_states):
     expand = stacks0 == 1 or not cannot_merge(card, occupied, line, compat)
     if not expand:
         crit[0] = NO_CRIT
-        return outcome, keys[:1], win[:1], prob[:1], half[:1], sols[:1], crit[:1]
+        return outcome, keys[:1], win[:1], sols[:1], crit[:1]
     while True:
         if expand:
             # Open the state at ``depth``: its moves and empty accumulators.
@@ -193,8 +185,6 @@ def explore(card0, line, compat, max_states):
             end[depth] = base + generate_moves(card, occupied, line, compat, False, move_from,
                                                move_to, move_rank, base)
             acc_win[depth] = 0
-            acc_prob[depth] = 0.0
-            acc_half[depth] = 0.0
             acc_sols[depth] = 0.0
             acc_crit[depth] = NO_CRIT
             expand = False
@@ -214,8 +204,6 @@ def explore(card0, line, compat, max_states):
                     room *= 2
                     keys = grow(keys, room)
                     win = grow(win, room)
-                    prob = grow(prob, room)
-                    half = grow(half, room)
                     sols = grow(sols, room)
                     crit = grow(crit, room)
                 child = count
@@ -237,13 +225,11 @@ def explore(card0, line, compat, max_states):
             sid = sid_at[depth]
             moves = end[depth] - first[depth]
             if stacks0 - depth == 1:
-                win[sid], prob[sid], half[sid], sols[sid], crit[sid] = True, 1.0, 1.0, 1.0, 0
+                win[sid], sols[sid], crit[sid] = True, 1.0, 0
             elif acc_win[depth] == 0:
                 crit[sid] = NO_CRIT
             else:
                 win[sid] = True
-                prob[sid] = acc_prob[depth] / moves
-                half[sid] = 1.0 if depth == halfway else acc_half[depth] / moves
                 sols[sid] = acc_sols[depth]
                 critical = 2 * (moves - acc_win[depth]) > moves
                 crit[sid] = acc_crit[depth] + (1 if critical else 0)
@@ -258,12 +244,8 @@ def explore(card0, line, compat, max_states):
         if win[child]:
             acc_win[depth] += 1
             acc_crit[depth] = min(acc_crit[depth], crit[child])
-        acc_prob[depth] += prob[child]
-        if depth < halfway:
-            acc_half[depth] += half[child]
         acc_sols[depth] += sols[child]
-    return (outcome, keys[:count], win[:count], prob[:count], half[:count], sols[:count],
-            crit[:count])
+    return outcome, keys[:count], win[:count], sols[:count], crit[:count]
 
 
 # What ``decide`` answers for a position; the decision table stores it plus one in the two top
@@ -280,10 +262,10 @@ def decision_table(width: int) -> np.ndarray:
 
 def explore_bytes(cells: int, states: int) -> int:
     """At most the bytes :func:`explore` takes to store ``states`` states of a ``cells``-card
-    deal: its rows (a key of ``(cells + 7) // 8`` words and 33 bytes of figures) double when
+    deal: its rows (a key of ``(cells + 7) // 8`` words and 17 bytes of figures) double when
     full, so up to 3 a state while both copies live, and its slot index (8 bytes a slot) doubles
     at 70% full, so up to 4.3 slots a state."""
-    return states * (3 * (8 * ((cells + 7) // 8) + 33) + 35)
+    return states * (3 * (8 * ((cells + 7) // 8) + 17) + 35)
 
 
 def decision_bytes(cells: int, states: int) -> int:
