@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from puzzlegen import anneal, packs
 from puzzlegen.cli import cli
 from puzzlegen.constraints import parse_constraints
-from puzzlegen.grading import grade, load
+from puzzlegen.grading import exact, grade, load
 from solvers import game as games
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal
@@ -120,19 +120,24 @@ def test_moves_and_starts_are_steered_by_the_rough_guess():
 
 
 def test_a_pack_keeps_a_deal_only_when_independent_estimates_confirm_its_level():
-    """Both deals grade expert inside the window; the first was a lucky draw of the estimate
-    (its three repeats say hard), so a pack does not keep it."""
+    """Both deals grade expert inside the window.  The first (seed 485) is estimated, and its
+    estimate was a lucky draw: its three repeats say hard (its exact chance, past the grade's
+    budget, is 1 in 408: hard), so a pack does not keep it.  The second is exact: every repeat
+    gives the grade's own value, and a pack keeps it without asking."""
     rules = Grid(4, 4)
     table = load(GAME, rules)
     low, high = anneal.window("expert", table)
-    lucky, sure = ("7S 2C 9D 2D 9C 5S 7C 6D TC AC JD 4S KD QH KS JH",
-                   "2H KD 7C 5H 9D KC TH TD 5S 8H JH 2C JD 7H 9H KS")
+    lucky, sure = ("3H 7S JD JS 4S 5S JH 7H 9S 8C KD 3C AD 6H 7C 2C",
+                   "4D 9C KS 8S 2C KH TC 4C 2H 6H QS JS 9H 8C 6D 8H")
     for text, kept in ((lucky, False), (sure, True)):
         deal = GAME.parse_deal(text, rules)
         graded = grade(GAME, deal, rules)
         assert graded.level == "expert" and low <= graded.metrics["hardness"] <= high
+        assert exact(graded.metrics) is kept
         repeats = [GAME.hardness(deal, rules, repeat=r) for r in range(1, anneal.CONFIRM + 1)]
         assert (low <= sum(repeats) / len(repeats) <= high) is kept
+        if kept:
+            assert repeats == [graded.metrics["hardness"]] * anneal.CONFIRM
         assert anneal.keeps(GAME, rules, deal, "expert", graded, table) is kept
 
 
