@@ -157,3 +157,19 @@ def test_a_grade_in_words_shows_no_program_values():
         else:
             assert "sure" in text.splitlines()[next(i for i, line in enumerate(
                 text.splitlines()) if line.startswith("Level: "))]
+
+
+@pytest.mark.parametrize("game, args", [("montana", ["--seed", "5"]),
+                                        ("stackmgmt", ["--seed", "3"]),
+                                        ("agnes", ["--seed", "3"])])
+def test_every_games_grade_text_names_its_figures_in_words(game, args):
+    result = CliRunner().invoke(cli, [game, "grade", *args])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    level = next(line for line in lines if line.startswith("Level: "))
+    assert "score" not in level
+    figures = [line for line in lines if line.startswith("  ")]
+    assert figures
+    for line in figures:
+        assert "_" not in line and not any(word in line.split() for word in
+                                           ("True", "False", "None")), line

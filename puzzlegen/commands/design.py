@@ -96,6 +96,33 @@ def generate_options(fn):
     return fn
 
 
+def in_words(value) -> str:
+    """A figure for people: yes/no, "-" for none, numbers with separators or 4 digits."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list):
+        return ", ".join(in_words(v) for v in value)
+    return str(value)
+
+
+def figure_lines(metrics: dict, indent: str = "  ") -> list[str]:
+    """A grade's figures, one a line, names in words, nested figures indented."""
+    lines = []
+    for name, value in metrics.items():
+        label = name.replace("_", " ")
+        if isinstance(value, dict):
+            lines += [f"{indent}{label}:", *figure_lines(value, indent + "  ")]
+        else:
+            lines.append(f"{indent}{label:20} {in_words(value)}")
+    return lines
+
+
 def grade_command(game_name: str) -> click.Command:
     """``puzzlegen GAME grade``: level, percentile, the reason and the figures of one deal."""
 
@@ -120,8 +147,8 @@ def grade_command(game_name: str) -> click.Command:
         percentile = "" if result.score is None else f", percentile {result.score:.2f}"
         click.echo(f"Level: {result.level}" + (f" ({sure})" if sure else "") + percentile)
         click.echo(result.explanation)
-        for name, value in result.metrics.items():
-            click.echo(f"  {name:20} {'-' if value is None else value}")
+        for line in figure_lines(result.metrics):
+            click.echo(line)
         if result.solution:
             click.echo("solution: " + " ".join(result.solution))
 
