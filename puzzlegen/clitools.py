@@ -337,7 +337,7 @@ jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=Tr
 
 
 def run_options(fn: Callable) -> Callable:
-    """The options of a run of many deals (DESIGN.md): ``--jobs``, ``--scheduler``,
+    """The options of a run of many deals (docs/runs.md): ``--jobs``, ``--scheduler``,
     ``--per-deal``, ``--resume``; the command receives them as ``run`` (a dict of
     :func:`puzzlegen.runs.run` keywords)."""
     options = [

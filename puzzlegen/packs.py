@@ -1,4 +1,4 @@
-"""Puzzle packs of any game (DESIGN.md contract): build, load, validate, show.
+"""Puzzle packs of any game (the format in docs/packs.md): build, load, validate, show.
 
 Validation is in three steps: the JSON Schema; every stored solution replayed by the game's rules
 module (``Game.replay``: a win, and the claimed ``max_score`` where the pack states one); and

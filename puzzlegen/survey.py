@@ -14,7 +14,7 @@ from solvers.stacksquared.rules import replay
 
 def solve_record(deal: Deal, limits: Limits, want_max: bool = True,
                  check: bool = False) -> dict:
-    """The DESIGN.md solve fields for one deal; ``check`` replays its moves by the rule book
+    """The solve fields (docs/runs.md) for one deal; ``check`` replays its moves by the rule book
     first (they must reach the score the solver claims), as ``solve`` does before printing."""
     result = solve(deal, limits, max_score=want_max)
     if check:

@@ -1,4 +1,4 @@
-"""``puzzlegen agnes``: solve an Agnes Sorel deal, measure win rates (DESIGN.md contract)."""
+"""``puzzlegen agnes``: solve an Agnes Sorel deal, measure win rates (docs/agnes.md)."""
 from __future__ import annotations
 
 import math
@@ -110,7 +110,7 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
 
 
 def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> dict:
-    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (DESIGN.md fields,
+    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (the fields of docs/runs.md,
     ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped it)."""
     from solvers import agnes
     index, deal = spec
