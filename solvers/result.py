@@ -1,7 +1,8 @@
 """The one result type every solver returns, and the limits every solver accepts.
 
-The solve contract (README): a solve ends ``solved``, ``unsolvable`` or ``limit``.  ``limit`` means a
-node, state, time or memory limit stopped the search; it is never reported as unsolvable.
+The solve contract (README): a solve ends ``solved``, ``unsolvable`` or ``limit``.  ``limit``
+means a node, state, time or memory limit stopped the search; it is never reported as
+unsolvable.
 """
 from __future__ import annotations
 
