@@ -110,8 +110,9 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
 
 
 def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> dict:
-    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (the fields of docs/runs.md,
-    ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped it)."""
+    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (the fields of
+    docs/runs.md, ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped
+    it)."""
     from solvers import agnes
     index, deal = spec
     result = agnes.solve(deal, rules, Limits(nodes=max_states), table_bits=table_bits,

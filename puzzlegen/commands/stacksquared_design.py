@@ -11,7 +11,7 @@ from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_cons
 from puzzlegen.grading import grade as grade_deal, load
 from solvers.errors import LimitReached
 from solvers.game import harder_than
-from solvers.stacksquared.difficulty import DEFAULT_BUDGET, TREE_CELLS, TREE_STATES
+from solvers.stacksquared.difficulty import DEFAULT_BUDGET, PLAYERS, TREE_CELLS, TREE_STATES
 from solvers.stacksquared.game import GAME, Grid
 from solvers.stacksquared.hints import critical_moments, explain_lines
 from solvers.stacksquared.rules import Move
@@ -73,11 +73,6 @@ def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
         click.echo("  " + line)
 
 
-#: How the grade's text names each player of the ladder.
-PLAYER_WORDS = {"random": "moves at random", "careful": "never walks into a dead position",
-                "look2": "looks two moves ahead", "look3": "looks three moves ahead"}
-
-
 def chance_words(figure: dict, value: float) -> str:
     """A chance and how sure it is, for people."""
     if figure["exact"]:
@@ -102,9 +97,8 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
         return lines + [f"Best score: {m['max_score']} of {(rows * cols) ** 2}."]
     lines.append("How often each player wins:")
     for name, figure in m["players"].items():
-        who = f"a player who {PLAYER_WORDS[name]}"
-        lines.append(f"  {who:46} {chance_words(figure, figure['win'])}")
-    lines.append(f"  {'a perfect player':46} 1 (a single stack exists)")
+        lines.append(f"  {PLAYERS[name][1]:55} {chance_words(figure, figure['win'])}")
+    lines.append(f"  {'a perfect player':55} 1 (a single stack exists)")
     lines.append(f"Skill matters by {m['skill']:.1f} orders of magnitude: looking three moves "
                  f"ahead wins {10 ** m['skill']:,.0f} times as often as random play.")
     if m.get("halfway"):
