@@ -128,9 +128,9 @@ def read_figures(path: str) -> list[dict]:
               show_default=True, help="The game.")
 @click.option("--rules", "rules_text", default=None,
               help="The game's rules (StacksSquared: the grid, e.g. 4x4); default the game's.")
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", type=clitools.IntRange(1), default=10_000, show_default=True,
               help="Random deals to grade.")
-@click.option("--seed-start", type=click.IntRange(0), default=1, show_default=True,
+@click.option("--seed-start", type=clitools.IntRange(0), default=1, show_default=True,
               help="The deals are the game's deals of seeds S, S + 1, ...")
 @click.option("--figures", "figures_out", type=click.Path(dir_okay=False),
               help="Also write each deal's figures here (JSON lines, as they arrive).")

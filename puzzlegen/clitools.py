@@ -13,6 +13,7 @@ import functools
 import json
 import math
 import os
+import re
 import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, TypeVar
@@ -32,10 +33,20 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 MAX_ERROR = 200
 
 
+def inert(text: str) -> str:
+    """``text`` safe to print on a terminal: every character other than a line break that is
+    not printable (escape sequences, carriage returns, bidirectional overrides) shown as its
+    Python escape, so that text from a file (a pack's ids) can neither move the cursor nor
+    hide or fake a line."""
+    return "\n".join(line if line.isprintable() else
+                     "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+                     for line in text.split("\n"))
+
+
 def fail(message: str) -> "click.exceptions.Exit":
-    """Print ``error: message`` on stderr, as one line of at most :data:`MAX_ERROR` characters,
-    and return the exit-2 exception to raise."""
-    line = "error: " + " ".join(str(message).split())
+    """Print ``error: message`` on stderr, as one line of at most :data:`MAX_ERROR` characters
+    (:func:`inert`), and return the exit-2 exception to raise."""
+    line = "error: " + inert(" ".join(str(message).split()))
     if len(line) > MAX_ERROR:
         line = line[:MAX_ERROR - 3] + "..."
     click.echo(line, err=True)
@@ -52,11 +63,12 @@ class _OneLineErrors:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            try:
+                code = super().main(args, prog_name, complete_var, False, **extra)
+            except _NO_ARGS_IS_HELP as exc:  # a bare group: its help
+                click.echo(exc.ctx.get_help())
+                code = 0
             sys.stdout.flush()
-        except _NO_ARGS_IS_HELP as exc:  # a bare group: its help
-            click.echo(exc.ctx.get_help())
-            code = 0
         except click.ClickException as exc:
             message = exc.format_message().rstrip(".")
             where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
@@ -70,6 +82,9 @@ class _OneLineErrors:
                         f"limits (--max-states, --table-bits) or the input's size").exit_code
         except BrokenPipeError:
             code = _closed_pipe()
+        except OSError as exc:  # stdout cannot be written: a full disk, /dev/full
+            _drop_stdout()
+            code = fail(f"cannot write the output: {exc.strerror or exc}").exit_code
         except Exception as exc:  # Ctrl-C inside a numba call comes back as a SystemError
             if not _caused_by_interrupt(exc):
                 raise
@@ -85,8 +100,10 @@ class _OneLineErrors:
         except BrokenPipeError:
             raise click.exceptions.Exit(_closed_pipe()) from None
         except OSError as exc:
-            where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
-            raise fail(f"cannot use{where}: {exc.strerror or exc}") from None
+            if getattr(exc, "filename", None):
+                raise fail(f"cannot use {exc.filename}: {exc.strerror or exc}") from None
+            _drop_stdout()      # a file has a name: what has none is the output
+            raise fail(f"cannot write the output: {exc.strerror or exc}") from None
         except UnicodeDecodeError as exc:
             raise fail(f"an input is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
                        f"offset {exc.start})") from None
@@ -112,12 +129,18 @@ def _caused_by_interrupt(exc: BaseException) -> bool:
 
 def _closed_pipe() -> int:
     """Stdout's reader has gone (``| head``): drop what is still buffered, exit 141 quietly."""
+    _drop_stdout()
+    return 128 + 13  # as a shell reports a process ended by SIGPIPE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so that what is still buffered cannot fail again when
+    Python exits."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's runner)
         pass
-    return 128 + 13  # as a shell reports a process ended by SIGPIPE
 
 
 class Command(_OneLineErrors, click.Command):
@@ -249,7 +272,7 @@ def parse_seed_range(text: str, seeds: range = FREECELL_SEEDS) -> range:
     try:
         if len(parts) != 2:
             raise ValueError
-        first, last = int(parts[0]), int(parts[1])
+        first, last = plain_int(parts[0]), plain_int(parts[1])
     except ValueError:
         raise BadInput(f"malformed seed range {text[:40]!r}: expected A..B, e.g. 0..99") from None
     if first < 0 or last < first:
@@ -270,6 +293,40 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON o
 
 # Option types and checks: every option is validated before any work starts.
 
+#: Numbers as people write them: ASCII digits only (Python's int() and float() also take
+#: "1_0" and other scripts' digits, so "--seed 1_0" would quietly be seed 10).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|nan)",
+                   re.IGNORECASE)
+
+
+def plain_int(text: str) -> int:
+    """``text`` as an integer written in the digits 0-9; ``ValueError`` otherwise."""
+    if not _INTEGER.fullmatch(text.strip()):
+        raise ValueError(f"{text[:40]!r} is not an integer written in the digits 0-9")
+    return int(text)
+
+
+class IntRange(click.IntRange):
+    """click's ``IntRange`` (bounds optional) reading only :func:`plain_int` text."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        if isinstance(value, str) and not _INTEGER.fullmatch(value.strip()):
+            self.fail(f"{value[:40]!r} is not an integer written in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FloatRange(click.FloatRange):
+    """click's ``FloatRange`` (bounds optional) reading only numbers written in 0-9."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        if isinstance(value, str) and not _REAL.fullmatch(value.strip()):
+            self.fail(f"{value[:40]!r} is not a number written in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+INT, FLOAT = IntRange(), FloatRange()
+
 def cores() -> int:
     """The processor cores this process may run on."""
     try:
@@ -284,7 +341,7 @@ class Jobs(click.ParamType):
     name = "integer"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        jobs = click.INT.convert(value, param, ctx)
+        jobs = INT.convert(value, param, ctx)
         if not 1 <= jobs <= cores():
             self.fail(f"{jobs} is not a worker count from 1 to this machine's {cores()} cores",
                       param, ctx)
@@ -306,7 +363,7 @@ class FreeCellSeed(click.ParamType):
     name = "integer"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        seed = click.INT.convert(value, param, ctx)
+        seed = INT.convert(value, param, ctx)
         if seed not in FREECELL_SEEDS:
             self.fail(f"{seed} is not a FreeCell deal number, 0 to {FREECELL_SEEDS[-1]} (the "
                       f"shuffle reads 31 bits)", param, ctx)
@@ -319,7 +376,7 @@ class Positive(click.ParamType):
     name = "number"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> float:
-        number = click.FLOAT.convert(value, param, ctx)
+        number = FLOAT.convert(value, param, ctx)
         if not (math.isfinite(number) and number > 0):
             self.fail(f"{value} is not a finite number above 0", param, ctx)
         return number
@@ -329,11 +386,19 @@ JOBS = Jobs()
 FREECELL_SEED = FreeCellSeed()
 POSITIVE = Positive()
 #: A count that a numba kernel takes as a 64-bit integer (a node or state limit).
-COUNT = click.IntRange(1, 2 ** 63 - 1)
+COUNT = IntRange(1, 2 ** 63 - 1)
 
 jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
                            help="Worker processes, at most the machine's cores (more than 1: "
                                 "a local Dask cluster).")
+
+
+def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--scheduler``: a Dask address is never empty (an empty one would quietly run here)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("an empty address: give the scheduler's, e.g. "
+                                 "tcp://10.0.0.5:8786, or leave --scheduler out", ctx, param)
+    return value
 
 
 def run_options(fn: Callable) -> Callable:
@@ -342,7 +407,7 @@ def run_options(fn: Callable) -> Callable:
     :func:`puzzlegen.runs.run` keywords)."""
     options = [
         jobs_option,
-        click.option("--scheduler", metavar="ADDRESS", default=None,
+        click.option("--scheduler", metavar="ADDRESS", default=None, callback=_address,
                      help="Run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
                           "(see docs/runs.md); --jobs is then ignored."),
         click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,

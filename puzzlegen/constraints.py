@@ -18,13 +18,14 @@ from typing import Mapping
 
 import click
 
+from puzzlegen import clitools
 from solvers.cards import RANK_CHARS, SUIT_CHARS, Card, full_deck, parse_cards
 from solvers.errors import BadInput
 from solvers.stacksquared import Deal, compatible
 from solvers.stacksquared.game import shuffle_step
 from solvers.stacksquared.rules import same_line
 
-_CELL = re.compile(r"r(\d+)c(\d+)=(\S+)", re.IGNORECASE)
+_CELL = re.compile(r"r([0-9]+)c([0-9]+)=(\S+)", re.IGNORECASE)
 
 
 def cell_name(cell: int, cols: int) -> str:
@@ -248,7 +249,7 @@ def constraint_options(fn):
         click.option("--theme", metavar="THEME", default=None,
                      help="Deal only these cards: suits:SH, ranks:2-9 or ranks:A,K,Q "
                           '(both: "suits:SH ranks:2-9").'),
-        click.option("--max-line-pairs", type=int, default=None, metavar="N",
+        click.option("--max-line-pairs", type=clitools.INT, default=None, metavar="N",
                      help="At most N compatible pairs of cards sharing a row or column "
                           "(sparser lines: fewer moves).")]
     for option in reversed(options):

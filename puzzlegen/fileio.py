@@ -19,12 +19,21 @@ def check_writable(path: str | os.PathLike) -> None:
         raise BadInput(f"cannot write {path}: the folder {folder} is not writable")
 
 
+def check_regular(path: str | os.PathLike, folder_ok: bool = False) -> None:
+    """:class:`BadInput` when ``path`` names something other than a regular file (or, with
+    ``folder_ok``, a folder): an output never replaces a device, a pipe or a socket."""
+    if os.path.exists(path) and not (os.path.isfile(path) or folder_ok and os.path.isdir(path)):
+        raise BadInput(f"{path} is not a regular file: an output replaces only files")
+
+
 def check_output(path: str | os.PathLike, force: bool = False,
-                 remedy: str = "use --force to replace it") -> None:
+                 remedy: str = "use --force to replace it", folder_ok: bool = False) -> None:
     """:class:`BadInput` unless ``path`` can be written and, without ``force``, does not exist
     yet: an output never silently replaces a file (the shared check of ``--out``/``--force``;
-    ``remedy`` says what to do instead)."""
+    ``remedy`` says what to do instead), and never replaces anything but a regular file (or a
+    folder, with ``folder_ok``)."""
     check_writable(path)
+    check_regular(path, folder_ok)
     if os.path.lexists(path) and not force:
         raise BadInput(f"{path} already exists; {remedy}")
 
@@ -36,11 +45,14 @@ def write_atomic(path: str | os.PathLike, text: str | bytes | Iterable[str]) -> 
     The file gets the usual permissions of a new file (0666 less the umask), not mkstemp's 0600.
     """
     check_writable(path)
+    check_regular(path)
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    umask = os.umask(0)
-    os.umask(umask)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                   dir=target.parent or ".")
+        umask = os.umask(0)
+        os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)
         binary = isinstance(text, bytes)
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
@@ -48,6 +60,11 @@ def write_atomic(path: str | os.PathLike, text: str | bytes | Iterable[str]) -> 
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
+    except OSError as exc:      # named by the user's path, not the temporary file's
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise

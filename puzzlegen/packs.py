@@ -10,24 +10,27 @@ from __future__ import annotations
 import json
 import math
 import random
-import re
 from functools import partial
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
-import numpy as np
 
 from puzzlegen import __version__, runs
+from puzzlegen.clitools import check_memory
 from puzzlegen.grading import grade
 from solvers import game as games
 from solvers.errors import BadInput
 
 FORMAT, VERSION = "puzzlegen-pack", 1
-#: Caps on a pack file: bytes (a puzzle takes about 1 kB) and nesting of arrays and objects (a
-#: pack needs 5), so a hostile file fails in one line instead of exhausting memory or the stack.
-MAX_BYTES, MAX_DEPTH = 32_000_000, 64
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: Caps on a pack file: bytes (a puzzle takes about 1.5 kB), nesting of arrays and objects (a
+#: pack needs 5) and digits of an integer (a pack's largest is a 31-bit seed), so a hostile file
+#: fails in one line instead of exhausting memory, the stack or the time.
+MAX_BYTES, MAX_DEPTH, MAX_DIGITS = 32_000_000, 64, 19
+#: Bytes of memory that reading a byte of pack may take at most (an array of empty objects,
+#: the costliest JSON per byte, takes about 30); a file is refused before it is parsed unless
+#: that much memory is free.
+MEMORY_PER_BYTE = 40
 
 
 def schema() -> dict:
@@ -66,12 +69,18 @@ def load(path: str | Path) -> dict:
         raise BadInput(f"{path} is not a UTF-8 text file") from None
     if not text.strip():
         raise BadInput(f"{path} is empty: a pack is a JSON object")
-    if nesting(text) > MAX_DEPTH:
-        raise BadInput(f"{path} nests arrays and objects more than {MAX_DEPTH} deep: not a pack")
+    check_memory(f"reading {path}", MEMORY_PER_BYTE * len(data))
+    deep = BadInput(f"{path} nests arrays and objects more than {MAX_DEPTH} deep: not a pack")
     try:
-        pack = json.loads(text)
+        pack = json.loads(text, parse_int=partial(_integer, path), parse_float=partial(_real, path),
+                          parse_constant=partial(_constant, path))
     except json.JSONDecodeError as exc:
-        raise BadInput(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise BadInput(f"{path} is not JSON: {exc.msg.removesuffix(' at')} at line "
+                       f"{exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise deep from None
+    if nesting(pack) > MAX_DEPTH:
+        raise deep
     name = pack.get("game") if isinstance(pack, dict) else None
     if isinstance(name, str) and not isinstance(games.get(name), games.Designable):
         raise BadInput(f"{path} is a {name} pack, but {name} has no puzzles to grade")
@@ -109,11 +118,36 @@ def load_checked(path: str | Path) -> dict:
     return pack
 
 
-def nesting(text: str) -> int:
-    """How deep arrays and objects nest in the JSON ``text`` (brackets inside strings aside)."""
-    raw = np.frombuffer(_STRING.sub("", text).encode("utf-8"), np.uint8)
-    step = np.isin(raw, (ord("["), ord("{"))).astype(np.int64) - np.isin(raw, (ord("]"), ord("}")))
-    return int(np.cumsum(step).max(initial=0))
+def _integer(path, digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise BadInput(f"{path} holds an integer of {len(digits.lstrip('-')):,} digits: no figure "
+                       f"of a pack has more than {MAX_DIGITS}")
+    return int(digits)
+
+
+def _real(path, text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise BadInput(f"{path} holds the number {text[:20]}, too large for a pack's figures")
+    return number
+
+
+def _constant(path, name: str):
+    raise BadInput(f"{path} holds {name}, which is not a number in JSON (nor in a pack)")
+
+
+def nesting(value) -> int:
+    """How deep arrays and objects nest in the parsed JSON ``value`` (a scalar: 0), level by
+    level without recursion, stopping past :data:`MAX_DEPTH`."""
+    depth, level = 0, [value]
+    while depth <= MAX_DEPTH:
+        containers = [item for item in level if isinstance(item, (list, dict))]
+        if not containers:
+            return depth
+        depth += 1
+        level = [inner for outer in containers
+                 for inner in (outer.values() if isinstance(outer, dict) else outer)]
+    return depth
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:

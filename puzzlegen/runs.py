@@ -32,19 +32,22 @@ a bar on a terminal, otherwise a line every ``progress_every`` seconds.
 """
 from __future__ import annotations
 
+import fcntl
 import gc
 import json
 import logging
+import math
 import os
 import queue
 import signal
 import threading
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from puzzlegen.clitools import Progress
-from puzzlegen.fileio import check_writable, write_atomic
+from puzzlegen.fileio import check_regular, check_writable, write_atomic
 from solvers.errors import BadInput
 
 #: Seconds of work a batch sent to a worker aims at (small deals travel in batches).
@@ -71,10 +74,15 @@ class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C; ``str()`` is the one line to show."""
 
 
+class SchedulerLost(Exception):
+    """The Dask scheduler of a run went away (stopped, killed, or the network to it)."""
+
+
 def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
         spec_key: Callable[[Any], Hashable] | None = None, jobs: int = 1,
         scheduler: str | None = None, per_deal: str | os.PathLike | None = None,
         resume: bool = False, fingerprint: dict | None = None,
+        check: Callable[[Any, dict], None] | None = None,
         setup: Callable[[], None] | None = None, desc: str = "deals", unit: str = "deals",
         progress_every: float | None = 30.0) -> Iterator[Any]:
     """Solve ``specs`` with ``fn`` and yield one record per spec, in order.
@@ -82,7 +90,9 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
     ``fn`` must be picklable by reference (a module-level function or a ``functools.partial`` of
     one).  With a ``per_deal`` file it returns a JSON-ready dict whose ``record[key]`` is
     ``spec_key(spec)`` (default: the spec itself), and ``fingerprint`` is a JSON object of
-    everything that decides a record.  ``setup`` runs once in each process before its first spec
+    everything that decides a record; ``check(spec, record)`` vets each record a resumed file
+    holds (raising :class:`BadInput`, ``ValueError``, ``KeyError`` or ``TypeError`` to refuse
+    it: fields, their types and ranges, what can be verified cheaply).  ``setup`` runs once in each process before its first spec
     (loading kernels, so that the first deal's time is not the compiler's).  ``desc`` labels the
     progress (``progress_every`` seconds between lines in a log; None: no progress).  Raises
     :class:`Interrupted` on Ctrl-C, saying how many ``unit`` finished and, for a caller that
@@ -95,7 +105,7 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
             raise ValueError("a per-deal file needs a key and a fingerprint")
         spec_key = spec_key or (lambda spec: spec)
         ids = [_canonical(spec_key(spec)) for spec in specs]
-        store = _PerDealFile(per_deal, fingerprint, key, ids, resume)
+        store = _PerDealFile(per_deal, fingerprint, key, dict(zip(ids, specs)), resume, check)
     else:
         if resume:
             raise BadInput("--resume needs --per-deal FILE (the file of the run to continue)")
@@ -114,14 +124,16 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
             progress.close()
             if store:
                 store.finish()
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SchedulerLost) as exc:
             if progress:
                 progress.close()
             finished = len(ids) - len(todo) + (where.arrived if where else 0)
             kept = f"; they are in {per_deal} (run again with --resume to go on)" if store \
                 else "; none kept (--per-deal FILE keeps them)" if key else ""
-            raise Interrupted(f"interrupted: {finished:,} of {len(ids):,} {unit} finished{kept}") \
-                from None
+            told = f"{finished:,} of {len(ids):,} {unit} finished{kept}"
+            if isinstance(exc, SchedulerLost):
+                raise BadInput(f"{exc}: {told}") from None
+            raise Interrupted(f"interrupted: {told}") from None
         finally:
             if stopper.installed:   # a Ctrl-C while stopping the workers changes nothing
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -245,7 +257,7 @@ class _Dask:
         self.arrived = 0
         self.cluster = self.client = None
         self.scheduler = scheduler
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)   # errors reach us as such
+        _quiet_dask()   # its errors reach us as such
         if scheduler:
             failure = None
             try:
@@ -319,7 +331,13 @@ class _Dask:
         out = []
         for future in futures:
             batch = self.pending.pop(future)
-            records, seconds = future.result()
+            try:
+                records, seconds = future.result()
+            except CancelledError:  # Dask cancels every future when the scheduler is lost
+                self.pending.clear()
+                raise SchedulerLost(f"lost the Dask scheduler"
+                                    f"{' at ' + self.scheduler if self.scheduler else ''}") \
+                    from None
             future.release()
             each = seconds / len(batch)
             self.per_spec = each if self.per_spec is None else 0.7 * self.per_spec + 0.3 * each
@@ -330,14 +348,23 @@ class _Dask:
     def close(self) -> None:
         """Cancel what is pending and stop the local workers (a remote cluster's workers finish
         the batch they hold: a running solve cannot be stopped from outside)."""
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        _quiet_dask()
         try:
             if self.pending:
                 self.client.cancel(list(self.pending), force=True)
             self.client.close(timeout=5)
+        except (OSError, TimeoutError, CancelledError):
+            pass    # a scheduler already gone: nothing left to tell it
         finally:
             if self.cluster is not None:
                 self.cluster.close(timeout=10)
+
+
+def _quiet_dask() -> None:
+    """Silence Dask's loggers (Dask's own configuration sets some levels of its own)."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _local_cluster(jobs: int):
@@ -365,27 +392,42 @@ class _PerDealFile:
     """The per-deal JSON-lines file of a run: a header line, then one record a line.
 
     Made in two steps: checking (the folder, and an earlier run's lines when resuming) before
-    any work starts, then :meth:`open` once the workers are up, so a run that cannot start
-    leaves no file behind.
+    any work starts, then :meth:`open` once the workers are up; a run that cannot start leaves
+    no new file behind.  The file is locked (``flock``) from the first step to :meth:`close`, so
+    a second run on it stops at once with one line instead of mixing its lines in.
     """
 
-    def __init__(self, path, fingerprint: dict, key: str, ids: list[str], resume: bool) -> None:
+    def __init__(self, path, fingerprint: dict, key: str, specs: dict[str, Any], resume: bool,
+                 check: Callable[[Any, dict], None] | None) -> None:
         self.path = Path(path)
-        self.ids = ids
+        self.ids = list(specs)
         self.header = {"run": json.loads(json.dumps(fingerprint)), "key": key}
         self.done: dict[str, int] = {}          # deal -> offset of its line
         self.order: list[str] = []              # deals in the order of the file's lines
         self.end = 0                            # where the complete lines end
-        self.fh = self.reader = None
+        self.reader = None
         check_writable(self.path)
-        self.exists = self.path.exists() and self.path.stat().st_size > 0
-        if self.exists and not resume:
-            raise BadInput(f"{path} exists: give --resume to continue its run, or remove it")
-        if self.exists:
-            self._load(set(ids))
+        check_regular(self.path)
+        self.created = not self.path.exists()
+        self.fh = open(self.path, "ab")         # appends at the end, whatever the offset
+        try:
+            try:
+                fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise BadInput(f"{path} is being written by another run: wait for it to end, "
+                               "or give another file") from None
+            self.exists = os.fstat(self.fh.fileno()).st_size > 0
+            if not self.created and not resume:
+                raise BadInput(f"{path} exists: give --resume to continue its run, or remove it")
+            if self.exists:
+                self._load(specs, check)
+        except BaseException:
+            self.close()
+            raise
 
-    def _load(self, wanted: set[str]) -> None:
-        """Index the complete lines of an earlier run, checking that they belong to this one."""
+    def _load(self, specs: dict[str, Any], check: Callable[[Any, dict], None] | None) -> None:
+        """Index the complete lines of an earlier run, checking that they belong to this one:
+        its header, then every record (its deal one of this run's, and ``check``'s vetting)."""
         with open(self.path, "rb") as fh:
             try:
                 header = json.loads(fh.readline())
@@ -401,14 +443,20 @@ class _PerDealFile:
             for number, line in enumerate(iter(fh.readline, b""), 2):
                 if not line.endswith(b"\n"):
                     break                            # cut short by a kill: solved again
+                where = f"{self.path}, line {number}"
                 try:
-                    ident = _canonical(json.loads(line)[self.header["key"]])
+                    record = json.loads(line)
+                    ident = _canonical(record[self.header["key"]])
                 except (ValueError, KeyError, TypeError):
-                    raise BadInput(f"{self.path}, line {number}: not a record of this run") \
-                        from None
-                if ident not in wanted:
-                    raise BadInput(f"{self.path}, line {number}: {self.header['key']} {ident} "
-                                   "is not one of this run's deals")
+                    raise BadInput(f"{where}: not a record of this run") from None
+                if ident not in specs:
+                    raise BadInput(f"{where}: {self.header['key']} {ident[:40]} is not one of "
+                                   "this run's deals")
+                if check is not None:
+                    try:
+                        check(specs[ident], record)
+                    except (BadInput, ValueError, KeyError, TypeError) as exc:
+                        raise BadInput(f"{where}: not a record of this run ({exc})") from None
                 if ident not in self.done:
                     self.done[ident] = self.end
                     self.order.append(ident)
@@ -417,14 +465,12 @@ class _PerDealFile:
     def open(self) -> None:
         """Start writing: a new file gets its header, an old one loses a line cut short."""
         if self.exists:
-            self.fh = open(self.path, "r+b")
             self.fh.truncate(self.end)
-            self.fh.seek(self.end)
         else:
-            self.fh = open(self.path, "xb")
-            self.fh.write(_line(self.header))
+            header = _line(self.header)
+            self.fh.write(header)
             self.fh.flush()
-            self.end = self.fh.tell()
+            self.end = len(header)
         self.reader = open(self.path, "rb")
 
     def read(self, ident: str) -> dict:
@@ -453,9 +499,47 @@ class _PerDealFile:
         return self.reader.readline()
 
     def close(self) -> None:
+        """Close the file (and let go of its lock); remove it if this run made it and wrote
+        nothing."""
+        if self.created and self.fh is not None and os.fstat(self.fh.fileno()).st_size == 0:
+            self.path.unlink(missing_ok=True)
         for fh in (self.fh, self.reader):
             if fh is not None:
                 fh.close()
+
+
+def check_fields(record: dict, fields: dict[str, Any], optional: dict[str, Any] = {}) -> None:
+    """``ValueError`` unless ``record`` (a run's record, for a ``check``) has every one of
+    ``fields``, no field outside them and ``optional``, and each value of its kind: a type
+    (``int`` is never a bool; ``float`` takes any finite number), a ``range``, a tuple of the
+    allowed values, ``[kind]`` for a list of such values, or a dict of the fields of an inner
+    record."""
+    if not isinstance(record, dict):
+        raise ValueError("not a JSON object")
+    missing = sorted(set(fields) - set(record))
+    extra = sorted(set(record) - set(fields) - set(optional))
+    if missing or extra:
+        raise ValueError(f"field {(missing or extra)[0]} is {'missing' if missing else 'unknown'}")
+    for name, value in record.items():
+        kind = fields.get(name, optional.get(name))
+        if isinstance(kind, dict):
+            check_fields(value, kind)
+        elif not _is(value, kind):
+            raise ValueError(f"field {name} holds {json.dumps(value)[:30]}")
+
+
+def _is(value: Any, kind: Any) -> bool:
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value)
+    if isinstance(kind, type):
+        return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+    if isinstance(kind, range):
+        return _is(value, int) and value in kind
+    if isinstance(kind, list):
+        return isinstance(value, list) and all(_is(item, kind[0]) for item in value)
+    return any(value is allowed if allowed in (None, True, False) else value == allowed
+               for allowed in kind)
 
 
 def read_records(path: str | os.PathLike) -> Iterator[dict]:

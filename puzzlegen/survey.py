@@ -7,7 +7,7 @@ from functools import partial
 
 from puzzlegen import runs
 from puzzlegen.stats import percentile, proportion_summary
-from solvers.result import Limits
+from solvers.result import Limits, Status
 from solvers.stacksquared import Deal, solve, warm_up
 from solvers.stacksquared.rules import replay
 
@@ -37,6 +37,24 @@ def solve_seed(seed: int, rows: int, cols: int, limits: Limits, want_max: bool =
     """The solve fields of the deal of ``seed``, with its ``seed`` (a run's function)."""
     return {"seed": seed,
             **solve_record(Deal.from_seed(seed, rows, cols), limits, want_max, check)}
+
+
+def check_seed_record(seed: int, record: dict, rows: int, cols: int) -> None:
+    """A resumed record of :func:`solve_seed` (a run's ``check``): its fields, and its moves
+    replayed on the seed's deal to the score it claims; ``ValueError`` or :class:`BadInput`
+    naming what is wrong."""
+    cards = rows * cols
+    runs.check_fields(record, {"seed": int, "status": tuple(s.value for s in Status),
+                               "single_stack": (True, False, None),
+                               "max_score": (None, *range(cards, cards * cards + 1)),
+                               "moves": [str], "nodes": range(2 ** 63), "seconds": float},
+                      optional={"best_score": range(cards, cards * cards + 1)})
+    end = replay(Deal.from_seed(seed, rows, cols), record["moves"])
+    claimed = record["max_score"] if record["max_score"] is not None else record.get("best_score")
+    if claimed is not None and end.score() != claimed:
+        raise ValueError(f"its moves reach score {end.score()}, not the {claimed} it claims")
+    if record["single_stack"] and end.stacks() != 1:
+        raise ValueError("it claims a single stack its moves do not reach")
 
 
 def solve_text(deal: str, rows: int, cols: int, limits: Limits, check: bool = False) -> dict:
@@ -96,6 +114,7 @@ def survey(rows: int, cols: int, seeds: range, limits: Limits, jobs: int = 1,
     for record in runs.run(solve_one, seeds,
                            key="seed", jobs=jobs, scheduler=scheduler, per_deal=per_deal,
                            resume=resume, fingerprint=fingerprint(rows, cols, limits),
+                           check=partial(check_seed_record, rows=rows, cols=cols),
                            setup=warm_up, desc=f"{rows}x{cols} deals"):
         tally.add(record)
     out = {"rows": rows, "cols": cols, "deals": len(seeds), "seed_start": seeds.start,

@@ -96,6 +96,12 @@ def error_line(run: forked.Run) -> str:
     (["nosuch"], "No such command"),
     (["agnes", "solve", "--seed", "1"], "Missing option '--rules'"),
     (["stacksquared", "solve", "--seed", "1", "--seeds", "0..2", "x", "y"], "unexpected extra"),
+    # Numbers only in the digits 0-9: Python's int() would read these as 10.
+    (["stacksquared", "solve", "--seed", "1_0"], "not an integer written in the digits 0-9"),
+    (["stacksquared", "solve", "--seed", "\u0661\u0660"], "written in the digits 0-9"),
+    (["stacksquared", "solve", "--seeds", "0..1_0"], "malformed seed range '0..1_0'"),
+    (["montana", "solve", "--seed", "1", "--seconds", "1_0"], "written in the digits 0-9"),
+    (["stacksquared", "stats", "--deals", "2", "--scheduler", ""], "an empty address"),
 ])
 def test_bad_input_is_one_line_before_any_work(cwd, args, fragment):
     run = forked.run(["puzzlegen", *args], cwd, patience=20)
@@ -250,6 +256,44 @@ OUT_ARGS = {
                                          "--rules", "Up-Suit-AnyRun-NoSplit"],
     forked.CALIBRATION: ["--rules", "3x3", "--deals", "30"],
 }
+
+
+@pytest.mark.parametrize("path", [("puzzlegen", "pack", "html"),
+                                  ("puzzlegen", "stacksquared", "generate")], ids=" ".join)
+def test_out_writes_only_regular_files(cwd, path):
+    shipped = json.loads((REPO / "puzzles" / "stacksquared-3x4-hard.json").read_text())
+    (cwd / PACK).write_text(json.dumps(dict(shipped, puzzles=shipped["puzzles"][:1])))
+    os.mkfifo(cwd / "fifo")
+    (cwd / "folder").mkdir()
+    for out in ("fifo", "folder"):
+        line = error_line(forked.run([*path, *OUT_ARGS[path], "--out", out, "--force"], cwd))
+        assert f"{out} is not a regular file" in line or f"'{out}' is a directory" in line
+    assert (cwd / "fifo").is_fifo() and list((cwd / "folder").iterdir()) == []
+
+
+def test_a_book_folder_is_replaced_whole_and_only_a_book_folder(cwd):
+    shipped = json.loads((REPO / "puzzles" / "stacksquared-3x4-hard.json").read_text())
+    for size in (3, 1):
+        (cwd / PACK).write_text(json.dumps(dict(shipped, puzzles=shipped["puzzles"][:size])))
+        run = forked.run(["puzzlegen", "pack", "print", PACK, "--format", "svg", "--out",
+                          "book", "--force"], cwd)
+        assert run.code == 0, run.err
+    assert len(list((cwd / "book").iterdir())) == 3   # contents, one puzzle, its solutions
+    (cwd / "book" / "notes.txt").write_text("mine\n")
+    run = forked.run(["puzzlegen", "pack", "print", PACK, "--format", "svg", "--out", "book",
+                      "--force"], cwd)
+    assert "holds more than a book's SVG pages (such as 'notes.txt')" in error_line(run)
+    assert (cwd / "book" / "notes.txt").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("args", [["--version"], [], ["pack"], ["pack", "--help"],
+                                  ["stacksquared", "solve", "--seed", "1"]])
+def test_an_output_that_cannot_be_written_is_one_line(args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "puzzlegen", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "error: cannot write the output: No space left on device\n"
 
 
 def test_every_command_with_out_is_checked():

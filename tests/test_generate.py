@@ -160,6 +160,21 @@ def test_attempt_cap_stops_with_the_puzzles_found(tmp_path):
     assert found == (len(packs.load(out)["puzzles"]) if out.exists() else 0) < 3
 
 
+def test_force_replaces_an_old_pack_only_with_a_complete_one(tmp_path):
+    out = tmp_path / "old.json"
+    out.write_text("the old pack\n")
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+                                      "--count", "3", "--level", "hard", "--max-attempts", "2",
+                                      "--out", str(out), "--force"])
+    assert result.exit_code == 2 and f"{out} is left as it was" in result.output, result.output
+    assert out.read_text() == "the old pack\n"
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+                                      "--count", "1", "--level", "easy", "--out", str(out),
+                                      "--force"])
+    assert result.exit_code == 0 and "wrote 1 easy puzzle to" in result.output, result.output
+    assert len(packs.load(out)["puzzles"]) == 1
+
+
 def test_interrupt_keeps_finished_puzzles(tmp_path):
     out = tmp_path / "int.json"
     proc = subprocess.Popen([sys.executable, "-c", "from puzzlegen.cli import main; main()",
@@ -182,7 +197,7 @@ def test_interrupt_keeps_finished_puzzles(tmp_path):
         os.killpg(proc.pid, signal.SIGABRT)
         _, err = proc.communicate(timeout=30)
         pytest.fail(f"generate did not stop within 30 s of Ctrl-C; its stacks:\n{err}")
-    assert proc.returncode == 2 and "interrupted" in err
+    assert proc.returncode == 130 and "interrupted; the " in err and "found are in" in err
     pack = packs.load(out)
     assert 1 <= len(pack["puzzles"]) < 500
     assert packs.validate(pack, sample=1) == []

@@ -88,6 +88,61 @@ def test_resume_refuses_deals_outside_the_run_and_broken_lines(tmp_path):
         run_squares(path, range(10), resume=True)
 
 
+def check_square(n: int, record: dict) -> None:
+    runs.check_fields(record, {"n": int, "value": range(10_000)})
+    if record["value"] != n * n:
+        raise ValueError(f"{n} squared is not {record['value']}")
+
+
+@pytest.mark.parametrize("line,message", [
+    ('{"n": 3}', "line 12: not a record of this run \\(field value is missing\\)"),
+    ('{"n": 3, "value": 9, "x": 1}', "field x is unknown"),
+    ('{"n": 3, "value": true}', "field value holds true"),
+    ('{"n": 3, "value": 10}', "3 squared is not 10"),
+    ('{"n": 3, "value": ' + "9" * 5000 + "}", "line 12: not a record of this run$"),
+    ('[3]', "line 12: not a record of this run$"),
+])
+def test_every_resumed_record_is_checked(tmp_path, line, message):
+    path = tmp_path / "deals.jsonl"
+    run_squares(path, range(10))
+    with open(path, "a") as fh:
+        fh.write(line + "\n")
+    before = path.read_text()
+    with pytest.raises(BadInput, match=message):
+        run_squares(path, range(10), resume=True, check=check_square)
+    assert path.read_text() == before
+    assert run_squares(tmp_path / "fresh.jsonl", range(3), check=check_square) == \
+        [square(n) for n in range(3)]
+
+
+def test_an_empty_file_is_resumed_as_a_new_run(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_text("")
+    assert run_squares(path, range(4), resume=True) == [square(n) for n in range(4)]
+    assert list(runs.read_records(path)) == [square(n) for n in range(4)]
+
+
+def test_a_file_being_written_is_refused_and_left_alone(tmp_path):
+    """Two runs on one file: the second stops at once with one line; the first runs on."""
+    path = tmp_path / "deals.jsonl"
+    first = runs.run(partial(square, power=2), range(20), key="n", per_deal=path,
+                     fingerprint=FINGERPRINT, progress_every=None)
+    got = [next(first) for _ in range(5)]
+    for resume in (True, False):
+        with pytest.raises(BadInput, match="is being written by another run"):
+            run_squares(path, range(20), resume=resume)
+    assert got + list(first) == [square(n) for n in range(20)]
+    assert list(runs.read_records(path)) == [square(n) for n in range(20)]
+    assert run_squares(path, range(20), resume=True) == [square(n) for n in range(20)]
+
+
+def test_a_run_that_cannot_start_leaves_no_file(tmp_path):
+    path = tmp_path / "deals.jsonl"
+    with pytest.raises(BadInput, match="cannot reach the Dask scheduler"):
+        run_squares(path, range(3), scheduler="tcp://127.0.0.1:9")
+    assert not path.exists()
+
+
 def test_an_existing_file_is_never_overwritten(tmp_path):
     path = tmp_path / "deals.jsonl"
     path.write_text("precious\n")
@@ -179,3 +234,17 @@ def test_an_interrupted_run_names_what_it_runs_and_offers_per_deal_only_with_a_k
     with pytest.raises(runs.Interrupted) as caught:
         list(runs.run(partial(interrupt_at, 2), range(5), progress_every=None, **options))
     assert str(caught.value) == told
+
+
+def test_a_survey_checks_the_records_it_resumes(tmp_path):
+    """A 3x4 deal's line in a 4x4 survey's file: its moves do not replay on the 4x4 deal."""
+    path, other = tmp_path / "4x4.jsonl", tmp_path / "3x4.jsonl"
+    stats = ["stacksquared", "stats", "--cols", "4", "--deals", "5", "--per-deal"]
+    assert CliRunner().invoke(cli, [*stats, str(path), "--rows", "4"]).exit_code == 0
+    assert CliRunner().invoke(cli, [*stats, str(other), "--rows", "3"]).exit_code == 0
+    with open(path, "a") as fh:
+        fh.write(other.read_text().splitlines()[3] + "\n")
+    result = CliRunner().invoke(cli, [*stats, str(path), "--rows", "4", "--deals", "8",
+                                      "--resume"])
+    assert result.exit_code == 2, result.output
+    assert "line 7: not a record of this run (" in result.output

@@ -31,16 +31,18 @@ def scheduler(tmp_path_factory):
 
 
 @contextlib.contextmanager
-def _cluster(folder, workers: int, worker_ttl: str = "None"):
+def _cluster(folder, workers: int, worker_ttl: str = "None", procs: list | None = None):
     """A scheduler and ``workers`` worker processes on localhost, set up as docs/runs.md says
-    (the scheduler dropping a worker silent for ``worker_ttl``)."""
+    (the scheduler dropping a worker silent for ``worker_ttl``); ``procs`` gets the processes,
+    the scheduler's first."""
     info = folder / "scheduler.json"
     dask = [sys.executable, "-m", "dask"]
-    procs = [subprocess.Popen([*dask, "scheduler", "--host", LOCALHOST, "--port", "0",
+    procs = [] if procs is None else procs
+    procs.append(subprocess.Popen([*dask, "scheduler", "--host", LOCALHOST, "--port", "0",
                                "--dashboard-address", ":0", "--scheduler-file", str(info)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               env={**os.environ,
-                                   "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": worker_ttl})]
+                                   "DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL": worker_ttl}))
     try:
         _wait_for(lambda: _address(info), "the scheduler file")
         for k in range(workers):
@@ -189,6 +191,25 @@ def test_a_cluster_where_no_worker_runs_ends_the_run(tmp_path, monkeypatch):
     assert result.output.startswith("error: no Dask worker has run a task for 2 s (workers: 0")
     assert result.output.count("\n") == 1
     assert time.monotonic() - started < 60
+
+
+def test_a_lost_scheduler_ends_the_run_in_one_line(tmp_path):
+    """The scheduler killed mid-run: one error line, exit 2, and a file that resumes."""
+    path = tmp_path / "deals.jsonl"
+    procs: list = []
+    with _cluster(tmp_path, workers=1, procs=procs) as address:
+        run = subprocess.Popen([sys.executable, "-m", "puzzlegen", *BIG_RUN[:-1], "3000000",
+                                "--scheduler", address, "--per-deal", path.name],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               cwd=tmp_path)
+        _wait_for(lambda: path.exists() and path.stat().st_size > 20_000, "deals from a worker")
+        procs[0].kill()
+        _, err = run.communicate(timeout=120)
+    assert run.returncode == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"error: lost the Dask scheduler at {address}: ")
+    assert err.rstrip().endswith("(run again with --resume to go on)")
+    kept = list(read_records(path))
+    assert kept and len({r["seed"] for r in kept}) == len(kept)
 
 
 def test_a_long_montana_round_keeps_its_worker(tmp_path):

@@ -25,7 +25,7 @@ RECORD_BYTES = 5000
 max_states_option = click.option("--max-states", type=clitools.COUNT,
                                  default=DEFAULT_MAX_STATES, show_default=True,
                                  help="Stop a search after this many states: result 'limit'.")
-table_option = click.option("--table-bits", type=click.IntRange(10, 30), default=21,
+table_option = click.option("--table-bits", type=clitools.IntRange(10, 30), default=21,
                             show_default=True,
                             help="Losing-state table of 2**BITS entries (64 bytes each).")
 
@@ -54,9 +54,9 @@ def played(deal, rules, text: str | None):
 
 @cli.command()
 @rules_option
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=clitools.IntRange(0), default=None,
               help="Deal from this seed (quagnes's decks).")
-@click.option("--index", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
+@click.option("--index", type=clitools.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="Deal number K of the seed (the (K+1)-th quagnes Agnes()).")
 @click.option("--deck", "deck_file", type=str, default=None,
               help="Deck file: 52 cards in notation (base card first) or quagnes's "
@@ -124,6 +124,14 @@ def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> d
     return record
 
 
+def check_solved(spec: tuple, record: dict) -> None:
+    """The fields of a resumed :func:`solve_deal` record and their ranges (a run's
+    ``check``)."""
+    runs.check_fields(record, {"index": int, "result": tuple(stats.OUTCOME.values()),
+                               "states": range(2 ** 63), "max_score": range(53),
+                               "seconds": float}, optional={"stopped_by": str})
+
+
 def warm_up(table_bits: int) -> None:
     """Load the search kernel and make the table (a run's setup, so no deal's time is theirs)."""
     from solvers import agnes
@@ -145,11 +153,11 @@ def summarize(records: list[dict], settings: dict) -> dict:
 
 @cli.command()
 @rules_option
-@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.",
+@click.option("--deals", type=clitools.IntRange(1), required=True, help="Number of deals.",
               callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
-@click.option("--start", type=click.IntRange(0, MAX_SKIP), default=0, show_default=True,
+@click.option("--start", type=clitools.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="First deal index (to split a long run).")
 @max_states_option
 @table_option
@@ -169,6 +177,7 @@ def winrate(rules_name, deals, seed, start, max_states, table_bits, run, as_json
                                     table_bits=table_bits), specs,
                             key="index", spec_key=lambda spec: spec[0],
                             fingerprint={"command": "agnes winrate", **settings},
+                            check=check_solved,
                             setup=partial(warm_up, table_bits), desc=rules.name, **run))
     summary = {**summarize(records, {**settings, "start": start}),
                "wall_seconds": round(time.perf_counter() - started, 3)}

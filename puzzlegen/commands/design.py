@@ -8,15 +8,11 @@ import time
 import click
 
 from puzzlegen import clitools, packs
-from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE, AttemptsExhausted, generate_pack
+from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE, Unfinished, generate_pack
+from puzzlegen.fileio import write_atomic
 from puzzlegen.grading import LEVELS, grade as grade_deal, load, parse_level
 from solvers import game as games
 from solvers.errors import BadInput
-
-
-def stamp(path: str) -> int | None:
-    """The file's modification time in ns, None when there is none."""
-    return os.stat(path).st_mtime_ns if os.path.exists(path) else None
 
 
 def parse_levels(text: str) -> list[str]:
@@ -32,32 +28,42 @@ def run_generate(game: games.Designable, rules, count: int, level: str, seed: in
     """The body of every ``generate``: the pack, a progress bar, what an interrupt kept."""
     levels = parse_levels(level)
     load(game, rules)  # fail early without a calibration
-    before = stamp(out)
+    # A new file grows puzzle by puzzle (a killed run keeps them); an old pack (--force) is
+    # replaced only by a complete one.
+    fresh = not os.path.lexists(out)
+    save = (lambda pack: write_atomic(out, packs.dumps(pack))) if fresh else None
     start = time.perf_counter()
     bar = None
     if sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=count * len(levels), desc="puzzles", unit="puzzle", file=sys.stderr)
     try:
-        pack = generate_pack(game, rules, count, levels, seed, jobs, out, bar, max_attempts,
+        pack = generate_pack(game, rules, count, levels, seed, jobs, save, bar, max_attempts,
                              **design)
-    except KeyboardInterrupt:
-        written = before != stamp(out) and len(packs.load(out)["puzzles"])
-        kept = f"the {written} puzzles finished are in {out}" if written else "nothing was written"
-        raise clitools.fail(f"interrupted; {kept}") from None
-    except AttemptsExhausted as exc:
-        kept = f"; those are in {out}" if exc.found else "; nothing was written"
-        raise clitools.fail(f"{exc}{kept}") from None
+    except Unfinished as stop:
+        found = len(stop.pack["puzzles"])
+        if found and fresh:
+            write_atomic(out, packs.dumps(stop.pack))
+        kept = (f"the {found:,} {_puzzles(found)} found are in {out}" if found and fresh else
+                f"{out} is left as it was" if not fresh else "nothing was written")
+        if stop.interrupted:
+            raise KeyboardInterrupt(f"\ninterrupted; {kept}") from None
+        raise clitools.fail(f"{stop}; {kept}") from None
     finally:
         if bar is not None:
             bar.close()
+    write_atomic(out, packs.dumps(pack))
     summary = {"out": out, "puzzles": len(pack["puzzles"]), "level": ",".join(levels),
                "seconds": round(time.perf_counter() - start, 3)}
     if as_json:
         clitools.emit_json(summary)
     else:
-        click.echo(f"wrote {summary['puzzles']} {' and '.join(levels)} puzzles to {out} in "
-                   f"{summary['seconds']:.1f} s")
+        click.echo(f"wrote {summary['puzzles']:,} {' and '.join(levels)} "
+                   f"{_puzzles(summary['puzzles'])} to {out} in {summary['seconds']:.1f} s")
+
+
+def _puzzles(count: int) -> str:
+    return "puzzle" if count == 1 else "puzzles"
 
 
 def read_deal(game: games.Game, rules, deal: str | None, seed: int | None):
@@ -76,15 +82,15 @@ def generate_options(fn):
     """The options every ``generate`` has: ``--count``, ``--level``, ``--seed``, ``--out`` (and
     ``--force``), ``--max-attempts``, ``--jobs`` and ``--json``."""
     options = [
-        click.option("--count", type=click.IntRange(1), required=True,
+        click.option("--count", type=clitools.IntRange(1), required=True,
                      help="Puzzles to generate (of each level)."),
         click.option("--level", required=True,
                      help=f"One of {', '.join(LEVELS)}, or several separated by commas."),
-        click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+        click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
                      help="Seed of the annealing runs: the same seed gives the same pack."),
         clitools.out_option(help="Pack file to write (rewritten atomically after every "
                                  "puzzle)."),
-        click.option("--max-attempts", type=click.IntRange(1), default=None,
+        click.option("--max-attempts", type=clitools.IntRange(1), default=None,
                      help=f"Give up after this many annealing runs of a level "
                           f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT]."),
         click.option("--jobs", "-j", type=clitools.JOBS, default=1, show_default=True,
@@ -128,7 +134,7 @@ def grade_command(game_name: str) -> click.Command:
 
     @click.command("grade")
     @click.argument("deal", required=False)
-    @click.option("--seed", type=click.IntRange(0), help="Deal the game's deal number N.")
+    @click.option("--seed", type=clitools.IntRange(0), help="Deal the game's deal number N.")
     @rules_option(game_name)
     @clitools.json_option
     def grade(deal, seed, rules_text, as_json):

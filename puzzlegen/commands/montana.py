@@ -20,9 +20,9 @@ from solvers.result import Limits, Status
 def rule_options(fn):
     """The options shared by ``solve`` and ``winrate``: deck, variant, redeals, limits."""
     options = [
-        click.option("--ranks", type=int, default=13, show_default=True,
+        click.option("--ranks", type=clitools.INT, default=13, show_default=True,
                      help="Ranks A..N in four suits; four rows of N columns."),
-        click.option("--redeals", type=int, default=2, show_default=True,
+        click.option("--redeals", type=clitools.INT, default=2, show_default=True,
                      help="Reshuffles after the first deal (0: a single deal)."),
         click.option("--gaps", type=click.Choice(["after-locked", "random"]),
                      default="after-locked", show_default=True,
@@ -35,7 +35,7 @@ def rule_options(fn):
                      show_default=True,
                      help="Layouts kept per round (the transposition table); more ends the "
                           "round with 'limit'."),
-        click.option("--seconds", type=float, default=None,
+        click.option("--seconds", type=clitools.FLOAT, default=None,
                      help="Time limit of a deal's search, shared by its rounds (default none)."),
         click.option("--max-nodes", type=clitools.COUNT, default=None,
                      help="Moves a deal's search may make, shared by its rounds (default none; "
@@ -80,7 +80,7 @@ def parse_budgets(text: str) -> tuple[int, ...]:
     if text.strip().lower() == "none":
         return ()
     try:
-        return tuple(int(part) for part in text.split(","))
+        return tuple(clitools.plain_int(part) for part in text.split(","))
     except ValueError:
         raise BadInput(f"--hop-budgets takes comma-separated numbers or none, got {text!r}") \
             from None
@@ -115,9 +115,9 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 
 @cli.command("solve")
 @click.argument("deal", nargs=-1)
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=clitools.IntRange(0), default=None,
               help="Deal the deck shuffled by this seed.")
-@click.option("--redeal-seed", type=int, default=None,
+@click.option("--redeal-seed", type=clitools.INT, default=None,
               help="Seed of the reshuffles (default: --seed, or 0 for a DEAL).")
 @click.option("--choices", is_flag=True,
               help="Also solve the game after every legal move of the first layout (same "
@@ -180,6 +180,14 @@ def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
                       "states": first.details["states"]}}
 
 
+def check_play(seed: int, record: dict, rules: Rules, redeals: int) -> None:
+    """The fields of a resumed :func:`play` record and their ranges (a run's ``check``)."""
+    round_ = {"result": tuple(stats.OUTCOME.values()), "locked": range(rules.target + 1),
+              "states": range(2 ** 63)}
+    runs.check_fields(record, {"seed": int, **round_, "rounds": range(1, redeals + 2),
+                               "seconds": float, "first": round_})
+
+
 def warm_up() -> None:
     """Load the kernel (a run's setup, so no deal's time is the loading's)."""
     solve(deal_from_seed(0, 3), rules=Rules(3))
@@ -209,9 +217,9 @@ RECORD_BYTES = 1500
 
 
 @cli.command("winrate")
-@click.option("--deals", type=click.IntRange(1), required=True, help="Number of deals.",
+@click.option("--deals", type=clitools.IntRange(1), required=True, help="Number of deals.",
               callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
               help="Deals use seeds S, S+1, ...")
 @rule_options
 @clitools.run_options
@@ -236,6 +244,7 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
                                  forget=forget),
                          range(seed, seed + deals), key="seed",
                          fingerprint={"command": "montana winrate", **settings},
+                         check=partial(check_play, rules=rules, redeals=redeals),
                          setup=warm_up, desc="montana", **run))
     summary = {**summarize(rows, {"seed": seed, **settings}),
                "wall_seconds": round(time.perf_counter() - started, 3)}

@@ -24,10 +24,10 @@ def title_of(path: str) -> str:
 
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--sample", type=click.IntRange(0), default=None,
+@click.option("--sample", type=clitools.IntRange(0), default=None,
               help="Re-grade only this many puzzles (chosen by --sample-seed); every puzzle is "
                    "still replayed.  Default: re-grade all.")
-@click.option("--sample-seed", type=int, default=0, show_default=True,
+@click.option("--sample-seed", type=clitools.INT, default=0, show_default=True,
               help="Seed choosing the puzzles --sample re-grades.")
 @clitools.jobs_option
 @clitools.json_option
@@ -40,11 +40,15 @@ def validate(path, sample, sample_seed, jobs, as_json):
         clitools.emit_json({"valid": not problems, "puzzles": len(pack["puzzles"]),
                             "problems": problems})
     for problem in problems:
-        click.echo(f"error: {problem}", err=True)
+        click.echo(clitools.inert(f"error: {problem}"), err=True)
+    count = len(pack["puzzles"])
     if problems:
+        click.echo(clitools.inert(f"{path}: not valid: {len(problems):,} "
+                                  f"{'problem' if len(problems) == 1 else 'problems'} in "
+                                  f"{count:,} puzzles"), err=True)
         raise click.exceptions.Exit(1)
     if not as_json:
-        click.echo(f"{path}: valid ({len(pack['puzzles'])} puzzles)")
+        click.echo(clitools.inert(f"{path}: valid ({count:,} puzzles)"))
 
 
 @cli.command()
@@ -61,7 +65,7 @@ def regrade(path, out, force, jobs):
     pack, changed = packs.regrade(packs.load_checked(path), jobs)
     write_atomic(out, packs.dumps(pack))
     for line in changed:
-        click.echo(line)
+        click.echo(clitools.inert(line))
     click.echo(f"{out}: {len(pack['puzzles'])} puzzles re-graded, {len(changed)} changed "
                f"level")
 
@@ -80,7 +84,7 @@ def show(path, pid, no_solution, as_json):
     if as_json:
         clitools.emit_json(shown)
     else:
-        click.echo(packs.show(shown))
+        click.echo(clitools.inert(packs.show(shown)))
 
 
 @cli.command()
@@ -116,9 +120,9 @@ def print_(path, out, fmt, paper, title, force):
     solutions-N."""
     from puzzlegen import printing
 
-    check_output(out, force)
-    if fmt != "pdf" and os.path.lexists(out) and not os.path.isdir(out):
-        raise BadInput(f"{out} is a file, not a folder: --format svg writes one file a page")
+    check_output(out, force, folder_ok=fmt == "svg")
+    if fmt == "svg" and os.path.lexists(out):
+        _check_book_folder(out)
     pack = packs.load_checked(path)
     title = title or title_of(path)
     book = printing.pages(pack, title, paper)
@@ -130,19 +134,35 @@ def print_(path, out, fmt, paper, title, force):
                        "characters a file name cannot hold, or named contents or solutions-N); "
                        "print as PDF instead")
     files = {f"{page.name}.svg": printing.svg(page) for page in book}
-    if os.path.isdir(out):          # --force: replace the pages, file by file
-        for name, data in files.items():
-            write_atomic(os.path.join(out, name), data)
-        return
     staging = tempfile.mkdtemp(prefix=f".{Path(out).name}.", dir=Path(out).parent)
+    old = None
     try:
         for name, data in files.items():
             Path(staging, name).write_bytes(data)
         os.chmod(staging, 0o777 & ~_umask())
+        if os.path.isdir(out):      # --force: the old book goes once the new one is complete
+            old = tempfile.mkdtemp(prefix=f".{Path(out).name}.old.", dir=Path(out).parent)
+            os.replace(out, old)
         os.replace(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        if old is not None and not os.path.lexists(out):
+            os.replace(old, out)
         raise
+    if old is not None:
+        shutil.rmtree(old)
+
+
+def _check_book_folder(path: str) -> None:
+    """:class:`BadInput` unless the folder ``path`` holds only an earlier book's SVG pages (so
+    that --force never deletes anything else)."""
+    if not os.path.isdir(path):
+        raise BadInput(f"{path} is a file, not a folder: --format svg writes one file a page")
+    others = [entry.name for entry in os.scandir(path)
+              if not (entry.is_file(follow_symlinks=False) and entry.name.endswith(".svg"))]
+    if others:
+        raise BadInput(f"{path} holds more than a book's SVG pages (such as "
+                       f"{sorted(others)[0]!r}): give a new folder or a book's own")
 
 
 def _umask() -> int:

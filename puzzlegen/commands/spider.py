@@ -23,7 +23,7 @@ def limit_options(fn):
     1 GB."""
     fn = click.option("--max-seconds", type=clitools.POSITIVE, default=60.0, show_default=True,
                       help="Stop the searches after this many seconds in all.")(fn)
-    return click.option("--max-states", type=click.IntRange(1), default=1_000_000,
+    return click.option("--max-states", type=clitools.IntRange(1), default=1_000_000,
                         show_default=True,
                         callback=clitools.memory_check(lambda n: n * STATE_BYTES),
                         help="Stop a search once it has stored this many boards.")(fn)
@@ -67,11 +67,11 @@ def _text(move: dict) -> str:
                           "top --swap units of stack --to?  Stacks are numbered from 1.\n\n"
                           + BOARD_HELP)
 @click.argument("board")
-@click.option("--from", "src", type=click.IntRange(1), required=True, help="Source stack.")
-@click.option("--units", type=click.IntRange(1), required=True,
+@click.option("--from", "src", type=clitools.IntRange(1), required=True, help="Source stack.")
+@click.option("--units", type=clitools.IntRange(1), required=True,
               help="How many same-suit runs from the top of the source.")
-@click.option("--to", "dst", type=click.IntRange(1), default=None, help="Destination stack.")
-@click.option("--swap", type=click.IntRange(1), default=None,
+@click.option("--to", "dst", type=clitools.IntRange(1), default=None, help="Destination stack.")
+@click.option("--swap", type=clitools.IntRange(1), default=None,
               help="Exchange with this many units from the top of --to.")
 @exact_option
 @limit_options

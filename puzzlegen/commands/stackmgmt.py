@@ -32,7 +32,7 @@ def _read(file: str) -> str:
 @click.argument("file", required=False, default="-")
 @click.option("--brute", is_flag=True,
               help="Use the exhaustive oracle (every play) instead of the graph-path checker.")
-@click.option("--max-nodes", type=click.IntRange(1), default=None,
+@click.option("--max-nodes", type=clitools.IntRange(1), default=None,
               help="With --brute: positions stored per case before giving up with LIMIT "
                    "[default: as many as fit in 2 GB].")
 @click.option("--seconds", type=clitools.POSITIVE, default=BRUTE_SECONDS, show_default=True,
@@ -74,16 +74,16 @@ def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
               help="path: POSSIBLE only through one source-to-target path of --length suits; "
                    "blocked: IMPOSSIBLE although every stack's bottom card is its suit's "
                    "highest card (--length stacks deadlock in a cycle).")
-@click.option("--count", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--count", type=clitools.IntRange(1), default=1, show_default=True,
               help="Cases in the file.")
-@click.option("--stacks", "n", type=click.IntRange(2), default=8, show_default=True,
+@click.option("--stacks", "n", type=clitools.IntRange(2), default=8, show_default=True,
               help="Stacks N (and suits S = N).")
-@click.option("--cards", "c", type=click.IntRange(2), default=6, show_default=True,
+@click.option("--cards", "c", type=clitools.IntRange(2), default=6, show_default=True,
               help="Cards per stack C.")
-@click.option("--length", type=click.IntRange(1), default=None,
+@click.option("--length", type=clitools.IntRange(1), default=None,
               help="Path length (path) or cycle length (blocked); default the longest "
                    "that fits.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
               help="Case k of the file is generated from seed S + k.")
 @clitools.out_option(help="Contest input file to write (atomically).")
 @clitools.json_option

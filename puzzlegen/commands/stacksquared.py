@@ -32,9 +32,9 @@ RECORD_BYTES = 1500
 def grid_options(fn):
     """``--rows`` and ``--cols`` of every command that takes a grid (a side holds at most the
     deck's 52 cards; whether the grid fits the deck is the rules' ``check_grid``)."""
-    fn = click.option("--cols", "-c", type=click.IntRange(1, 52), default=4, show_default=True,
+    fn = click.option("--cols", "-c", type=clitools.IntRange(1, 52), default=4, show_default=True,
                       help="Columns of the grid.")(fn)
-    return click.option("--rows", "-r", type=click.IntRange(1, 52), default=4,
+    return click.option("--rows", "-r", type=clitools.IntRange(1, 52), default=4,
                         show_default=True, help="Rows of the grid.")(fn)
 
 
@@ -145,9 +145,9 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
 
 @cli.command()
 @grid_options
-@click.option("--deals", "-n", type=click.IntRange(1), required=True, help="Number of deals.",
+@click.option("--deals", "-n", type=clitools.IntRange(1), required=True, help="Number of deals.",
               callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
-@click.option("--seed-start", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--seed-start", type=clitools.IntRange(0), default=0, show_default=True,
               help="First seed; deals use seeds S, S+1, ...")
 @limit_options
 @clitools.run_options

@@ -20,9 +20,9 @@ from solvers.stacksquared.tree import explore_bytes
 
 @click.command()
 @click.argument("deal", required=False)
-@click.option("--seed", type=int, help="Microsoft FreeCell deal number to deal from.")
+@click.option("--seed", type=clitools.INT, help="Microsoft FreeCell deal number to deal from.")
 @grid_options
-@click.option("--tree-states", type=click.IntRange(0), default=None,
+@click.option("--tree-states", type=clitools.IntRange(0), default=None,
               help=f"Compute the exact whole-tree figures when the game tree fits this many "
                    f"stored states [default: {TREE_STATES:,} for grids of at most {TREE_CELLS} "
                    f"cells, else 0: a 4x4 tree needs millions, minutes and gigabytes].")

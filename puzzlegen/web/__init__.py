@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from importlib import import_module, resources
 
 from puzzlegen import __version__
@@ -85,10 +86,8 @@ def page(pack: dict, title: str) -> str:
     names = ("cards.js", "hints.js", GAMES[pack["game"]][0], "app.js")
     scripts = "\n".join(asset(name) for name in names)
     escape = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
-    html = asset("page.html")
-    for field, value in (("__TITLE__", "".join(escape.get(c, c) for c in title)),
-                         ("__GENERATOR__", f"puzzlegen {__version__}"),
-                         ("__STYLE__", asset("page.css")), ("__SCRIPTS__", scripts),
-                         ("__DATA__", embedded)):
-        html = html.replace(field, value, 1)
-    return html
+    fields = {"TITLE": "".join(escape.get(c, c) for c in title),
+              "GENERATOR": f"puzzlegen {__version__}", "STYLE": asset("page.css"),
+              "SCRIPTS": scripts, "DATA": embedded}
+    # One pass over the template: what is put in is never searched for fields again.
+    return re.sub(r"__([A-Z]+)__", lambda field: fields[field[1]], asset("page.html"))

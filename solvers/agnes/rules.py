@@ -102,7 +102,7 @@ def deals_from_seed(seed: int, start: int, count: int):
             yield Deal(tuple(Card(r + 1, QUAGNES_SUIT_TO_OURS[s]) for r, s in deck))
 
 
-_QLINE = re.compile(r"^\(\s*(\d+)\s*,\s*(\d+)\s*\)$")
+_QLINE = re.compile(r"^\(\s*([0-9]+)\s*,\s*([0-9]+)\s*\)$")
 
 
 def parse_deck(text: str) -> Deal:
@@ -157,8 +157,8 @@ class Move:
                 "card": str(self.card)}
 
 
-_MOVE = re.compile(r"^(?:(deal)|(\S+) from pile (\d) to foundation|"
-                   r"(?:(\d+) cards from )?(\S+) from pile (\d) to pile (\d))$")
+_MOVE = re.compile(r"^(?:(deal)|(\S+) from pile ([0-9]) to foundation|"
+                   r"(?:([0-9]+) cards from )?(\S+) from pile ([0-9]) to pile ([0-9]))$")
 
 
 def parse_move(text: str) -> Move:

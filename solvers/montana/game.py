@@ -42,7 +42,7 @@ from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, appl
                                    locked_count, parse_deal, parse_move, redeal, redeal_rng)
 from solvers.result import Limits, SolveResult
 
-_NAME = re.compile(r"^(\d+)(-movable-twos)?(?:-redeals(\d+)(-random-gaps)?)?$")
+_NAME = re.compile(r"^([0-9]+)(-movable-twos)?(?:-redeals([0-9]+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
 #: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
 #: 4,000 random 8-rank deals needs 1.5M.

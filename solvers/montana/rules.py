@@ -73,7 +73,7 @@ class Redeal:
 
 
 REDEAL = Redeal()
-_MOVE = re.compile(r"^\s*(\w+)\s*->\s*(\d+)\s*,\s*(\d+)\s*$")
+_MOVE = re.compile(r"^\s*(\w+)\s*->\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
 
 
 def parse_move(text: str) -> Move | Redeal:

@@ -119,8 +119,8 @@ def parse_move(text: str) -> Move:
     """A move as ``str(Move)`` prints it, ``"1>3 9D 8D"``; :class:`BadInput` otherwise."""
     head, _, cards = text.strip().partition(" ")
     src, sep, dst = head.partition(">")
-    if not (sep and src.isdigit() and dst.isdigit() and int(src) > 0 and int(dst) > 0
-            and cards.split()):
+    numbers = (src + dst).isascii() and src.isdigit() and dst.isdigit()
+    if not (sep and numbers and int(src) > 0 and int(dst) > 0 and cards.split()):
         raise BadInput(f"malformed move {text.strip()!r}: expected FROM>TO and the cards moved, "
                        f"e.g. '1>3 9D 8D'")
     return Move(int(src) - 1, int(dst) - 1, tuple(Card.parse(c).index for c in cards.split()))

@@ -42,7 +42,7 @@ MAX_POSITIONS = 200_000
 #: Lines drawn for the random player's chance.
 PARTICLES = 24
 
-_RULES_RE = re.compile(r"\s*(\d+)x(\d+)-k(\d+)\s*$")
+_RULES_RE = re.compile(r"\s*([0-9]+)x([0-9]+)-k([0-9]+)\s*$")
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,8 @@ class Move:
         return {"move": list(self.card), "from": self.source + 1, "to": self.target + 1}
 
 
-_MOVE_RE = re.compile(r"\s*(remove|move)\s+\(\s*(\d+)\s*,\s*(\d+)\s*\)\s+from\s+(\d+)"
-                      r"(?:\s+to\s+(\d+))?\s*$")
+_MOVE_RE = re.compile(r"\s*(remove|move)\s+\(\s*([0-9]+)\s*,\s*([0-9]+)\s*\)\s+from\s+([0-9]+)"
+                      r"(?:\s+to\s+([0-9]+))?\s*$")
 
 
 def parse_move(text: str) -> Remove | Move:
