@@ -12,11 +12,12 @@ from puzzlegen.clitools import Group
 GAMES = {
     "stacksquared": ("puzzlegen.commands.stacksquared:cli",
                      "StacksSquared (Birds of a Feather): solve, stats, grade, generate, hint."),
-    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate, show, play in a browser, print."),
-    "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve a deal, win rates."),
-    "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve a deal, win rates."),
+    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate, re-grade, show, play in a browser, print."),
+    "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve, win rates, grade, generate."),
+    "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve, win rates, grade, generate."),
     "stackmgmt": ("puzzlegen.commands.stackmgmt:cli",
-                  "Code Jam 2017 Stack Management: decide contest cases."),
+                  "Code Jam 2017 Stack Management: solve, contest cases, grade, "
+                  "generate."),
     "spider": ("puzzlegen.commands.spider:cli", "Spider: degrees of freedom and run moves."),
 }
 

@@ -141,6 +141,14 @@ def test_max_nodes_counts_what_was_examined(cwd):
     assert run.code == 0 and out["status"] == "limit" and out["nodes"] == 1
 
 
+def test_the_help_names_what_each_designable_game_does():
+    from puzzlegen.cli import GAMES
+    from solvers import game as games
+    for name in games.names():
+        if isinstance(games.get(name), games.Designable):
+            assert "grade, generate" in GAMES[name][1], name
+
+
 def test_usage_without_a_command_is_the_help(cwd):
     run = forked.run(["puzzlegen"], cwd)
     assert run.code == 0 and run.out.startswith("Usage:") and not run.err
@@ -215,6 +223,9 @@ def test_a_terminal_is_told_once_why_a_first_run_waits(tmp_path):
     ('{"format": "puzzlegen-pack", "version": 1, "game": "stacksquared", "created_with": '
      '{"tool": "t", "method": "anneal", "seed": 1, "parameters": {}}, "puzzles": [7]}',
      "puzzle #0: 7 is not of type 'object'"),
+    ('{"format": "puzzlegen-pack", "version": 1, "game": "stacksquared", "created_with": '
+     '{"tool": "t", "method": "anneal", "seed": 1, "parameters": {}}, "puzzles": []}',
+     "at puzzles: [] should be non-empty"),
 ])
 @pytest.mark.parametrize("command", ["validate", "show"])
 def test_broken_packs_are_one_short_line(cwd, command, content, fragment):
