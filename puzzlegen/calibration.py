@@ -15,14 +15,14 @@ Rebuild: ``python -m puzzlegen.calibration --game stacksquared --rules 4x4 --dea
 from __future__ import annotations
 
 import json
-import os
 import time
+from operator import itemgetter
 
 import click
 import numpy as np
 
 from puzzlegen import clitools, runs
-from puzzlegen.fileio import check_writable, write_atomic
+from puzzlegen.fileio import write_atomic
 from puzzlegen.grading import LEVELS, QUANTILES
 from solvers import game as games
 from solvers.errors import BadInput, BeyondMeasure, LimitReached
@@ -76,36 +76,29 @@ def measured_quantiles(values: np.ndarray, quantiles) -> list[float | None]:
 
 def compute(game: games.Designable, rules, deals: int, seed_start: int, jobs: int,
             figures_out: str | None, resume: bool = False) -> list[dict]:
-    """Every deal's figures, streamed to ``figures_out`` (JSON lines) as they arrive; with
-    ``resume`` the deals already in that file are kept, not recomputed."""
-    seeds = range(seed_start, seed_start + deals)
-    records = [r for r in read_figures(figures_out) if r["seed"] in seeds] if resume else []
-    done = {r["seed"] for r in records}
+    """Every deal's figures, by the run engine; with ``figures_out`` its per-deal file
+    (docs/runs.md: locked while the run writes it, continued with ``resume``, every resumed
+    record checked)."""
     text = game.format_rules(rules)
-    jobs_list = [(game.name, text, s) for s in seeds if s not in done]
-    sink = open(figures_out, "a" if resume else "w", encoding="utf-8") if figures_out else None
-    try:
-        for record in clitools.progress(runs.run(deal_figures, jobs_list, jobs=jobs,
-                                                 progress_every=None),
-                                        total=len(jobs_list), desc="deals"):
-            records.append(record)
-            if sink:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-    except runs.Interrupted:
-        if not sink:
-            raise
-        raise runs.Interrupted(f"interrupted: {len(records):,} of {deals:,} deals finished; they "
-                               f"are in {figures_out} (run again with --resume to go on)") \
-            from None
-    finally:
-        if sink:
-            sink.close()
-    return records
+    specs = [(game.name, text, seed) for seed in range(seed_start, seed_start + deals)]
+    store = {"key": "seed", "spec_key": itemgetter(2), "per_deal": figures_out,
+             "resume": resume, "check": check_figures,
+             "fingerprint": {"command": "calibration", "game": game.name, "rules": text}} \
+        if figures_out else {}
+    return list(runs.run(deal_figures, specs, jobs=jobs, desc="deals", **store))
+
+
+def check_figures(spec, record: dict) -> None:
+    """``ValueError`` unless ``record`` is one of :func:`deal_figures` (a run's ``check``)."""
+    runs.check_fields(record, {"seed": int, "won": (True, False, None)},
+                      optional={"seconds": float, "beyond": (True,), "hardness": float})
+    if record["won"] is True and not record.get("beyond") and "hardness" not in record:
+        raise ValueError("a winnable deal without its hardness")
 
 
 def read_figures(path: str) -> list[dict]:
-    """The per-deal records of a ``--figures`` file; :class:`BadInput` naming a broken line."""
+    """The per-deal records of a ``--figures`` file (its run's first line skipped);
+    :class:`BadInput` naming a broken line."""
     records = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
@@ -113,12 +106,11 @@ def read_figures(path: str) -> list[dict]:
                 continue
             try:
                 record = json.loads(line)
-            except ValueError:
-                record = None
-            if not isinstance(record, dict) or not {"seed", "won"} <= record.keys() or (
-                    record["won"] is True and not record.get("beyond")
-                    and not isinstance(record.get("hardness"), (int, float))):
-                raise BadInput(f"{path}, line {number}: not a figures record")
+                if number == 1 and isinstance(record, dict) and set(record) == {"run", "key"}:
+                    continue
+                check_figures(None, record)
+            except (ValueError, TypeError):
+                raise BadInput(f"{path}, line {number}: not a figures record") from None
             records.append(record)
     return records
 
@@ -140,7 +132,8 @@ def read_figures(path: str) -> list[dict]:
 @clitools.out_option(help="Calibration file to write (ship it as "
                           "puzzlegen/data/calibration-KEY.json).")
 @click.option("--resume", is_flag=True,
-              help="Keep the deals already in the --figures file and compute the rest.")
+              help="Continue the run recorded in the --figures file (same game and rules); "
+                   "compute only the deals it lacks.")
 @clitools.jobs_option
 def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, out, resume, jobs):
     """Rebuild the difficulty calibration of one game's rules from random deals."""
@@ -153,16 +146,12 @@ def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, ou
     if not key.endswith(text):
         raise BadInput(f"{text} is graded with the calibration {key}: calibrate "
                        f"{key.rpartition('-')[2]} instead (the same puzzles)")
-    if resume and not (figures_out and os.path.exists(figures_out)):
-        raise BadInput("--resume needs an existing --figures file")
+    if resume and not figures_out:
+        raise BadInput("--resume needs --figures FILE (the file of the run to continue)")
     if from_figures:
         records = read_figures(from_figures)
         seed_start = min((r["seed"] for r in records), default=0)
     else:
-        if figures_out and not resume:
-            check_writable(figures_out)
-            if os.path.exists(figures_out):
-                raise BadInput(f"{figures_out} already exists; use --resume to continue it")
         records = compute(game, rules, deals, seed_start, jobs, figures_out, resume)
     if not any(r["won"] is True and not r.get("beyond") for r in records):
         raise BadInput("no winnable deal of measured hardness among the records: nothing to "

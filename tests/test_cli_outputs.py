@@ -1,6 +1,7 @@
 """Output paths and files given on the command line: a bad one fails at once, in one line."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -67,3 +68,23 @@ def test_an_interrupted_calibration_says_where_its_figures_are(tmp_path):
     assert last.startswith("interrupted: ") and f"they are in {figures}" in last, err
     assert "--resume" in last and "none kept" not in err
     assert not (tmp_path / "cal.json").exists()
+
+
+def test_a_calibration_resumes_its_figures_as_every_run_does(tmp_path):
+    """The --figures file is a run engine's per-deal file: a longer run reuses it, and a line
+    that is not a deal's figures is refused with its number."""
+    figures, out = tmp_path / "figures.jsonl", str(tmp_path / "cal.json")
+    args = ["--rules", "3x3", "--figures", str(figures), "--out", out, "--force"]
+    assert CliRunner().invoke(calibration.main, [*args, "--deals", "20"]).exit_code == 0
+    first = figures.read_text().splitlines()
+    assert json.loads(first[0])["run"]["command"] == "calibration" and len(first) == 21
+    result = CliRunner().invoke(calibration.main, [*args, "--deals", "30", "--resume"])
+    assert result.exit_code == 0, result.output
+    lines = figures.read_text().splitlines()
+    assert lines[:21] == first and len(lines) == 31
+    assert calibration.read_figures(figures) == [json.loads(line) for line in lines[1:]]
+    with open(figures, "a") as fh:
+        fh.write('{"seed": 31, "won": true}\n')
+    result = CliRunner().invoke(calibration.main, [*args, "--deals", "40", "--resume"])
+    assert result.exit_code == 2 and "line 32: not a record of this run (a winnable deal " \
+                                      "without its hardness)" in result.output, result.output
