@@ -311,8 +311,11 @@ class IntRange(click.IntRange):
     """click's ``IntRange`` (bounds optional) reading only :func:`plain_int` text."""
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        if isinstance(value, str) and not _INTEGER.fullmatch(value.strip()):
-            self.fail(f"{value[:40]!r} is not an integer written in the digits 0-9", param, ctx)
+        if isinstance(value, str):
+            try:
+                plain_int(value)
+            except ValueError as exc:
+                self.fail(str(exc), param, ctx)
         return super().convert(value, param, ctx)
 
 

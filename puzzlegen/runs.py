@@ -92,7 +92,8 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
     ``spec_key(spec)`` (default: the spec itself), and ``fingerprint`` is a JSON object of
     everything that decides a record; ``check(spec, record)`` vets each record a resumed file
     holds (raising :class:`BadInput`, ``ValueError``, ``KeyError`` or ``TypeError`` to refuse
-    it: fields, their types and ranges, what can be verified cheaply).  ``setup`` runs once in each process before its first spec
+    it: fields, their types and ranges, what can be verified cheaply).  ``setup`` runs once in
+    each process before its first spec
     (loading kernels, so that the first deal's time is not the compiler's).  ``desc`` labels the
     progress (``progress_every`` seconds between lines in a log; None: no progress).  Raises
     :class:`Interrupted` on Ctrl-C, saying how many ``unit`` finished and, for a caller that
@@ -511,9 +512,9 @@ class _PerDealFile:
 def check_fields(record: dict, fields: dict[str, Any], optional: dict[str, Any] = {}) -> None:
     """``ValueError`` unless ``record`` (a run's record, for a ``check``) has every one of
     ``fields``, no field outside them and ``optional``, and each value of its kind: a type
-    (``int`` is never a bool; ``float`` takes any finite number), a ``range``, a tuple of the
-    allowed values, ``[kind]`` for a list of such values, or a dict of the fields of an inner
-    record."""
+    (``int`` is never a bool; ``float`` takes any finite number), a ``range``, one allowed value
+    (a string, ``None``, ``True``, ``False``), a tuple of kinds (any of them), ``[kind]`` for a
+    list of such values, or a dict of the fields of an inner record."""
     if not isinstance(record, dict):
         raise ValueError("not a JSON object")
     missing = sorted(set(fields) - set(record))
@@ -538,8 +539,9 @@ def _is(value: Any, kind: Any) -> bool:
         return _is(value, int) and value in kind
     if isinstance(kind, list):
         return isinstance(value, list) and all(_is(item, kind[0]) for item in value)
-    return any(value is allowed if allowed in (None, True, False) else value == allowed
-               for allowed in kind)
+    if isinstance(kind, tuple):
+        return any(_is(value, one) for one in kind)
+    return value is kind if kind is None or isinstance(kind, bool) else value == kind
 
 
 def read_records(path: str | os.PathLike) -> Iterator[dict]:

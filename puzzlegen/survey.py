@@ -46,7 +46,7 @@ def check_seed_record(seed: int, record: dict, rows: int, cols: int) -> None:
     cards = rows * cols
     runs.check_fields(record, {"seed": int, "status": tuple(s.value for s in Status),
                                "single_stack": (True, False, None),
-                               "max_score": (None, *range(cards, cards * cards + 1)),
+                               "max_score": (None, range(cards, cards * cards + 1)),
                                "moves": [str], "nodes": range(2 ** 63), "seconds": float},
                       optional={"best_score": range(cards, cards * cards + 1)})
     end = replay(Deal.from_seed(seed, rows, cols), record["moves"])

@@ -88,8 +88,9 @@ def generate_options(fn):
                      help=f"One of {', '.join(LEVELS)}, or several separated by commas."),
         click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
                      help="Seed of the annealing runs: the same seed gives the same pack."),
-        clitools.out_option(help="Pack file to write (rewritten atomically after every "
-                                 "puzzle)."),
+        clitools.out_option(help="Pack file to write: a new file is rewritten atomically after "
+                                 "every puzzle; an existing one (--force) is replaced only by the "
+                                 "complete pack."),
         click.option("--max-attempts", type=clitools.IntRange(1), default=None,
                      help=f"Give up after this many annealing runs of a level "
                           f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT]."),
