@@ -9,7 +9,7 @@ every measured one; a quantile or cut that falls among those deals is not measur
 and its level is not offered.
 
 Rebuild: ``python -m puzzlegen.calibration --game stacksquared --rules 4x4 --deals 10000
---jobs 2 --figures per-deal.jsonl --out puzzlegen/data/calibration-4x4.json``
+--jobs 2 --figures per-deal.jsonl --out solvers/stacksquared/calibration-4x4.json``
 (``--from-figures FILE`` summarises such a file without recomputing).
 """
 from __future__ import annotations
@@ -116,8 +116,8 @@ def read_figures(path: str) -> list[dict]:
 
 
 @click.command(cls=clitools.Command)
-@click.option("--game", "game_name", type=click.Choice(games.names()), default="stacksquared",
-              show_default=True, help="The game.")
+@click.option("--game", "game_name", default="stacksquared", show_default=True,
+              help="The game: a designable game of the registry (solvers/game.py).")
 @click.option("--rules", "rules_text", default=None,
               help="The game's rules (StacksSquared: the grid, e.g. 4x4); default the game's.")
 @click.option("--deals", type=clitools.IntRange(1), default=10_000, show_default=True,
@@ -129,8 +129,8 @@ def read_figures(path: str) -> list[dict]:
 @click.option("--from-figures", type=click.Path(exists=True, dir_okay=False),
               help="Summarise this figures file (of deals of these rules) instead of computing "
                    "deals; --deals and --seed-start are then not used.")
-@clitools.out_option(help="Calibration file to write (ship it as "
-                          "puzzlegen/data/calibration-KEY.json).")
+@clitools.out_option(help="Calibration file to write (ship it as calibration-KEY.json beside "
+                          "the game's module, e.g. solvers/agnes/).")
 @click.option("--resume", is_flag=True,
               help="Continue the run recorded in the --figures file (same game and rules); "
                    "compute only the deals it lacks.")
@@ -139,7 +139,8 @@ def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, ou
     """Rebuild the difficulty calibration of one game's rules from random deals."""
     game = games.get(game_name)
     if not isinstance(game, games.Designable):
-        raise BadInput(f"{game_name} has no difficulty grading to calibrate")
+        raise BadInput(f"{game_name} has no difficulty grading to calibrate: choose one of "
+                       f"{', '.join(games.designable())}")
     rules = game.parse_rules(rules_text or game.default_rules)
     game.check_graded(rules)
     key, text = game.calibration_key(rules), game.format_rules(rules)

@@ -1,6 +1,8 @@
-"""The ``puzzlegen`` command: one subcommand group per game, plus ``pack``."""
+"""The ``puzzlegen`` command: one subcommand group per registered game, plus ``pack``."""
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import logging
 import sys
 
@@ -8,21 +10,41 @@ import click
 
 from puzzlegen import __version__
 from puzzlegen.clitools import Group
-
-GAMES = {
-    "stacksquared": ("puzzlegen.commands.stacksquared:cli",
-                     "StacksSquared (Birds of a Feather): solve, stats, grade, generate, hint."),
-    "pack": ("puzzlegen.commands.pack:cli", "Puzzle packs: validate, re-grade, show, play in a browser, print."),
-    "agnes": ("puzzlegen.commands.agnes:cli", "Agnes Sorel: solve, win rates, grade, generate."),
-    "montana": ("puzzlegen.commands.montana:cli", "Montana (Gaps): solve, win rates, grade, generate."),
-    "stackmgmt": ("puzzlegen.commands.stackmgmt:cli",
-                  "Code Jam 2017 Stack Management: solve, contest cases, grade, "
-                  "generate."),
-    "spider": ("puzzlegen.commands.spider:cli", "Spider: degrees of freedom and run moves."),
-}
+from solvers import game as games
 
 
-@click.group(cls=Group, lazy=GAMES, context_settings={"help_option_names": ["-h", "--help"]})
+class Toolkit(Group):
+    """The groups of the games in ``solvers.game.REGISTRY``: a game's own
+    ``puzzlegen.commands.<game>`` module when it has one, else ``grade`` and ``generate`` built
+    from the contract; each is imported only when used (or listed by ``--help``), so one game's
+    numba kernels never slow down another game's command."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*games.names(), "pack"])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name == "pack":
+            from puzzlegen.commands.pack import cli as pack
+            return pack
+        if name not in games.names():
+            return None
+        module = f"puzzlegen.commands.{name}"
+        if importlib.util.find_spec(module):
+            return importlib.import_module(module).cli
+        from puzzlegen.commands.design import design_group
+        return design_group(games.get(name))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            group = self.get_command(ctx, name)
+            title = "Puzzle packs" if name == "pack" else games.get(name).title
+            rows.append((name, f"{title}: {', '.join(group.list_commands(ctx))}."))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=Toolkit, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="puzzlegen")
 def cli() -> None:
     """Design solitaire card puzzles: exact solvers, grading, generators and puzzle packs."""

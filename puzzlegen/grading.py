@@ -20,7 +20,7 @@ import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -116,16 +116,16 @@ def load(game: Designable, rules) -> dict:
     """The shipped calibration of ``rules``; :class:`BadInput` when the game cannot grade these
     rules or there is no calibration."""
     game.check_graded(rules)
-    return _load(game.name, game.calibration_key(rules), game.format_rules(rules))
+    return _load(game.beside(f"calibration-{game.calibration_key(rules)}.json"), game.name,
+                 game.format_rules(rules))
 
 
 @lru_cache(maxsize=None)
-def _load(name: str, key: str, rules_text: str) -> dict:
-    path = resources.files("puzzlegen") / "data" / f"calibration-{key}.json"
+def _load(path: Path, name: str, rules_text: str) -> dict:
     if not path.is_file():
         raise BadInput(f"no difficulty calibration for {name} {rules_text}; build one with "
                        f"python -m puzzlegen.calibration --game {name} --rules {rules_text} "
-                       f"--out puzzlegen/data/calibration-{key}.json (docs/design.md)")
+                       f"--out {path} (docs/design.md)")
     return read_table(path.read_text())
 
 

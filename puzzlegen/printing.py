@@ -2,17 +2,15 @@
 level and grid, and the solutions collected at the end, as a PDF or as one SVG per page.
 
 Every page is a ReportLab ``Drawing`` (cards drawn as shapes, suits as paths, so no font needs
-suit glyphs), rendered to PDF or SVG by ReportLab's renderers.  A game laid out as a grid of
-cards is printed through its :class:`Form` in ``FORMS``: the goal, the grid of a puzzle (``None``
-for an empty cell), what its solution reaches, how to read a move, the labels its moves use and
-how a card is drawn.
+suit glyphs), rendered to PDF or SVG by ReportLab's renderers.  What a page shows of a game comes
+from the game contract: its ``goal``, each deal's ``sheet`` (a grid of cells with labels and
+notes), what a solution ``reached`` and how to read a move (``notation``).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from io import BytesIO
-from typing import Callable
 
 from reportlab.graphics import renderPDF, renderSVG
 from reportlab.graphics.shapes import Circle, Drawing, Path, Rect, String
@@ -23,8 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from puzzlegen.packs import read_entry
 from solvers import game as games
-from solvers.game import harder_than
-from solvers.agnes.rules import EMPTY_TAKES, Board as AgnesBoard
+from solvers.game import GAP, harder_than
 from solvers.cards import Card
 from solvers.errors import BadInput
 
@@ -76,144 +73,30 @@ def draw_suit(d: Drawing, suit: int, x: float, y: float, size: float, fill) -> N
         d.add(path)
 
 
-def draw_card(d: Drawing, card: Card | None, x: float, y: float, w: float) -> None:
-    """A card (or an empty cell) of width ``w`` with its bottom-left corner at (x, y)."""
+def draw_cell(d: Drawing, cell, x: float, y: float, w: float) -> None:
+    """A cell of a :class:`~solvers.game.Sheet` of width ``w`` with its bottom-left corner at
+    (x, y): a playing card, a ``(value, suit)`` card of numbers, a gap's outline, or nothing."""
     h = w * 1.4
-    if card is None:
+    if cell is None:
+        return
+    if cell is GAP:
         d.add(Rect(x, y, w, h, rx=w * .1, ry=w * .1, fillColor=None, strokeColor=LINE,
                    strokeDashArray=[3, 3]))
         return
-    ink = RED if card.is_red else INK
     d.add(Rect(x, y, w, h, rx=w * .1, ry=w * .1, fillColor=colors.white, strokeColor=INK,
                strokeWidth=1))
-    d.add(String(x + w * .12, y + h - w * .33, RANK_LABELS[card.rank - 1], fontName="Helvetica-Bold",
-                 fontSize=w * .3, fillColor=ink))
-    draw_suit(d, card.suit, x + w * .1, y + h - w * .42, w * .22, ink)
-    draw_suit(d, card.suit, x + w * .36, y + h - w * .62, w * .54, ink)
-
-
-def draw_numbered_card(d: Drawing, card: tuple[int, int] | None, x: float, y: float,
-                       w: float) -> None:
-    """A ``(value, suit)`` card of numbers (Stack Management), as :func:`draw_card` places one."""
-    h = w * 1.4
-    if card is None:
+    if isinstance(cell, Card):
+        ink = RED if cell.is_red else INK
+        d.add(String(x + w * .12, y + h - w * .33, RANK_LABELS[cell.rank - 1],
+                     fontName="Helvetica-Bold", fontSize=w * .3, fillColor=ink))
+        draw_suit(d, cell.suit, x + w * .1, y + h - w * .42, w * .22, ink)
+        draw_suit(d, cell.suit, x + w * .36, y + h - w * .62, w * .54, ink)
         return
-    d.add(Rect(x, y, w, h, rx=w * .1, ry=w * .1, fillColor=colors.white, strokeColor=INK,
-               strokeWidth=1))
-    d.add(String(x + w / 2, y + h * .45, str(card[0]), fontName="Helvetica-Bold",
+    value, suit = cell
+    d.add(String(x + w / 2, y + h * .45, str(value), fontName="Helvetica-Bold",
                  fontSize=w * .45, fillColor=INK, textAnchor="middle"))
-    d.add(String(x + w / 2, y + h * .12, f"suit {card[1]}", fontName="Helvetica",
+    d.add(String(x + w / 2, y + h * .12, f"suit {suit}", fontName="Helvetica",
                  fontSize=w * .16, fillColor=LINE, textAnchor="middle"))
-
-
-@dataclass(frozen=True)
-class Form:
-    """How a game's puzzles print."""
-
-    goal: str
-    grid: Callable[[object, object], tuple[int, int, list]]
-    """(deal, rules) -> rows, columns and the cells row-major (None for an empty cell)."""
-    reached: Callable[[dict], str]
-    """A pack entry -> what its solution reaches, for the solution's heading."""
-    notation: str
-    """How to read a move of a solution."""
-    labels: Callable[[int, int], tuple[list[str], list[str]]] = lambda rows, cols: ([], [])
-    """(rows, columns) -> the labels beside the rows and above the columns, as moves name them."""
-    draw: Callable | None = None
-    """Draws a cell as :func:`draw_card` does (None: :func:`draw_card`, playing cards)."""
-    notes: Callable[[object, object], list[str]] = lambda deal, rules: []
-    """(deal, rules) -> what the page says below the grid (what the grid cannot show)."""
-
-
-def stacksquared_reached(entry: dict) -> str:
-    return "one stack" if entry["metrics"]["single_stack"] else \
-        f"no single stack: the best score, {entry['metrics']['max_score']}"
-
-
-def montana_grid(deal, rules) -> tuple[int, int, list[Card | None]]:
-    """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
-    if rules.redeals:
-        raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
-                       f"({rules.redeals}) cannot be followed on paper")
-    return 4, rules.ranks, list(deal)
-
-
-def as_columns(stacks) -> tuple[int, int, list]:
-    """Stacks or piles as columns, bottom card first, as tall as the highest (None below a
-    shorter one)."""
-    rows = max(len(stack) for stack in stacks)
-    return rows, len(stacks), [stack[r] if r < len(stack) else None
-                               for r in range(rows) for stack in stacks]
-
-
-def numbered_columns(rows: int, cols: int) -> tuple[list[str], list[str]]:
-    """Columns numbered from 1, as stacks and piles are in moves."""
-    return [], [str(c + 1) for c in range(cols)]
-
-
-def agnes_board(deal, rules) -> AgnesBoard:
-    """The tableau as dealt; a face-down deal is no puzzle to print (its hidden cards would
-    show)."""
-    if not rules.face_up:
-        raise BadInput(f"a printed Agnes puzzle is dealt face up: the rules {rules.name} hide "
-                       f"cards that a page would show")
-    return AgnesBoard.start(deal, rules)
-
-
-def agnes_notes(deal, rules) -> list[str]:
-    board = agnes_board(deal, rules)
-    runs = f"a run moves together when it is all one {'suit' if rules.same_suit else 'colour'}"
-    return [f"Rules {rules.name}: {runs}{'' if rules.split else ', and only whole'}; between "
-            f"deals an empty pile takes {EMPTY_TAKES[rules.empty]}.",
-            f"Base card {deal.base}: the foundations build up by suit from its rank, King to "
-            f"Ace when they wrap.",
-            "Stock, dealt when you choose, one card on each pile 1 to 7, three times, then on "
-            "piles 1 and 2: " + " ".join(str(c) for c in deal.cards[board.dealt:]) + "."]
-
-
-def draw_pile_card(d: Drawing, card: Card | None, x: float, y: float, w: float) -> None:
-    """A card of a pile; nothing where the pile has no card."""
-    if card is not None:
-        draw_card(d, card, x, y, w)
-
-
-def montana_reached(entry: dict) -> str:
-    return "no win exists" if entry["level"] == "unsolvable" else \
-        f"every row in suit order, {len(entry['solution'])} moves"
-
-
-FORMS = {
-    "stacksquared": Form(
-        "Move a stack onto another in its row or column when the top cards share a suit or are "
-        "equal or adjacent in rank (A low, K high). Make one stack.",
-        lambda deal, rules: (deal.rows, deal.cols, list(deal.cards)), stacksquared_reached,
-        "5C-JC: the stack topped by 5C goes onto the stack topped by JC."),
-    "montana": Form(
-        "Build each row in one suit from the Two up, left to right, from the first column. A "
-        "card may move into a gap whose left neighbour is the card one rank lower in its suit; "
-        "a Two only into a gap in the first column. A gap right of the highest card is dead.",
-        montana_grid, montana_reached,
-        "6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top left.",
-        lambda rows, cols: ([str(r) for r in range(rows)], [str(c) for c in range(cols)])),
-    "stackmgmt": Form(
-        "Each column is a stack, its top card lowest; a card is a value and a suit. Remove the "
-        "top card of a stack when a higher card of its suit is on top of another stack, or move "
-        "a top card onto an empty stack. Leave at most one card in each stack.",
-        lambda deal, rules: as_columns(deal),
-        lambda entry: f"at most one card a stack, {len(entry['solution'])} moves",
-        "remove (4,8) from 1: the top of stack 1, value 4 of suit 8, is removed; move (7,7) from "
-        "2 to 1: the top of stack 2 goes onto the empty stack 1.",
-        numbered_columns, draw_numbered_card),
-    "agnes": Form(
-        "Agnes Sorel: build the four foundations up by suit from the base card's rank. In the "
-        "seven piles (columns, the top card lowest) a card goes onto a card one rank higher of "
-        "the same colour. The rules, the base card and the stock are below the piles.",
-        lambda deal, rules: as_columns(agnes_board(deal, rules).piles),
-        lambda entry: f"every card home, {len(entry['solution'])} moves",
-        "9D from pile 3 to pile 6: the top card 9D moves; 2 cards from 3C: the run from 3C "
-        "down; to foundation: home; deal: the next cards of the stock.",
-        numbered_columns, draw_pile_card, agnes_notes),
-}
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
@@ -259,11 +142,12 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     y = text_lines(d, [entry["id"]], MARGIN, h - MARGIN - 14, 22, "Helvetica-Bold")
     width = w - 2 * MARGIN
     y = text_lines(d, wrap(level_text(entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
-    form = FORMS[pack["game"]]
-    y = text_lines(d, wrap(form.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
-    deal, rules = read_entry(games.get(pack["game"]), entry)
-    rows, cols, cards = form.grid(deal, rules)
-    notes = [line for note in form.notes(deal, rules) for line in wrap(note, "Helvetica", 9, width)]
+    game = games.get(pack["game"])
+    y = text_lines(d, wrap(game.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
+    deal, rules = read_entry(game, entry)
+    sheet = game.sheet(deal, rules)
+    rows, cols = sheet.rows, sheet.cols
+    notes = [line for note in sheet.notes for line in wrap(note, "Helvetica", 9, width)]
     below = len(notes) * 9 * 1.35 + (12 if notes else 0)
     text_lines(d, notes, MARGIN, MARGIN + 18 + below - 12, 9)
     gap = 8
@@ -271,15 +155,14 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     card_w = min((width - gap * (cols - 1)) / cols, (room_h - gap * (rows - 1)) / rows / 1.4, 90)
     grid_w, grid_h = cols * card_w + (cols - 1) * gap, rows * card_w * 1.4 + (rows - 1) * gap
     left, top = (w - grid_w) / 2, MARGIN + 30 + below + (room_h + grid_h) / 2
-    draw = form.draw or draw_card
-    for i, card in enumerate(cards):
+    for i, cell in enumerate(sheet.cells):
         r, c = divmod(i, cols)
-        draw(d, card, left + c * (card_w + gap), top - (r + 1) * card_w * 1.4 - r * gap, card_w)
-    row_labels, col_labels = form.labels(rows, cols)
-    for c, label in enumerate(col_labels):
+        draw_cell(d, cell, left + c * (card_w + gap), top - (r + 1) * card_w * 1.4 - r * gap,
+                  card_w)
+    for c, label in enumerate(sheet.col_labels):
         d.add(String(left + c * (card_w + gap) + card_w / 2, top + 5, label,
                      fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="middle"))
-    for r, label in enumerate(row_labels):
+    for r, label in enumerate(sheet.row_labels):
         d.add(String(left - 5, top - r * (card_w * 1.4 + gap) - card_w * 0.7, label,
                      fontName="Helvetica", fontSize=9, fillColor=LINE, textAnchor="end"))
     footer(d, number, title)
@@ -290,12 +173,12 @@ def solution_pages(pack: dict, first: int, title: str, paper) -> list[Drawing]:
     """The solutions, puzzle after puzzle, numbered moves wrapped to the page width."""
     w, h = paper
     width, size = w - 2 * MARGIN, 10
-    form = FORMS[pack["game"]]
+    game = games.get(pack["game"])
     blocks = []
     for entry in pack["puzzles"]:
         moves = "  ".join(f"{k}.{NBSP}{m.replace(' ', NBSP)}"   # a move never breaks
                           for k, m in enumerate(entry["solution"], 1))
-        blocks.append((f"{entry['id']} ({form.reached(entry)})",
+        blocks.append((f"{entry['id']} ({game.reached(entry)})",
                        wrap(moves, "Helvetica", size, width)))
     pages, d, y = [], None, 0.0
     for heading, lines in blocks:
@@ -305,7 +188,7 @@ def solution_pages(pack: dict, first: int, title: str, paper) -> list[Drawing]:
             pages.append(d)
             footer(d, first + len(pages) - 1, title)
             y = text_lines(d, ["Solutions"], MARGIN, h - MARGIN - 14, 18, "Helvetica-Bold") - 6
-            y = text_lines(d, wrap(form.notation, "Helvetica", size, width), MARGIN, y, size,
+            y = text_lines(d, wrap(game.notation, "Helvetica", size, width), MARGIN, y, size,
                            fill=LINE) - 6
         y = text_lines(d, [heading], MARGIN, y, 11, "Helvetica-Bold")
         y = text_lines(d, lines, MARGIN, y, size) - 6
@@ -319,7 +202,7 @@ def contents_page(pack: dict, title: str, paper) -> Drawing:
     made = pack["created_with"]
     y = text_lines(d, [f"{len(pack['puzzles'])} {pack['game']} puzzles, made with {made['tool']} "
                        f"({made['method']})."], MARGIN, y - 4, 11)
-    y = text_lines(d, wrap(FORMS[pack["game"]].goal, "Helvetica", 10, w - 2 * MARGIN),
+    y = text_lines(d, wrap(games.get(pack["game"]).goal, "Helvetica", 10, w - 2 * MARGIN),
                    MARGIN, y - 2, 10, fill=LINE) - 10
     size = 10 if len(pack["puzzles"]) <= 40 else 7
     for number, entry in enumerate(pack["puzzles"], 2):
@@ -340,9 +223,9 @@ def file_stem(pid: str) -> str:
 
 def pages(pack: dict, title: str, paper_name: str = "a4") -> list[Page]:
     """The book's pages in order: contents, one per puzzle, solutions."""
-    if pack["game"] not in FORMS:
+    if not isinstance(games.get(pack["game"]), games.Designable):
         raise BadInput(f"no printed form for {pack['game']} packs: pack print draws "
-                       f"{', '.join(FORMS)} packs (pack show prints any pack)")
+                       f"{', '.join(games.designable())} packs")
     paper = PAPERS[paper_name]
     out = [Page("contents", contents_page(pack, title, paper))]
     for number, entry in enumerate(pack["puzzles"], 2):

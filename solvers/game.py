@@ -11,15 +11,21 @@ memory, ``nodes`` work, ``seconds`` time, with the same meaning in every game).
 game's symmetries, a neighbour move over deals, the hardness a level rests on and the figures
 that explain it.
 
-Adding a game is one package with a ``game`` module plus one line in :data:`REGISTRY`.
+A designable game also says how people see it (in the spirit of Tatham's ``redraw`` and
+``print``): its ``title``, its ``goal`` and move ``notation`` in words, the :class:`Sheet` a
+printed page draws, what a solution ``reached``, and the puzzle page's script (a file beside its
+``game`` module) with the data that script needs of a puzzle.  Adding a game is one package with
+a ``game`` module plus one line in :data:`REGISTRY` (docs/architecture.md walks the contract).
 """
 from __future__ import annotations
 
 import importlib
 import math
 import random
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from solvers.errors import BadInput
@@ -44,6 +50,39 @@ class Replayed:
     value: int
 
 
+@dataclass(frozen=True)
+class Gap:
+    """An empty place of a layout that a card may move into (a printed page draws its outline)."""
+
+
+#: The one :class:`Gap`.
+GAP = Gap()
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A deal as a printed page lays it out: ``rows`` x ``cols`` cells, row-major, each a
+    :class:`~solvers.cards.Card`, a ``(value, suit)`` pair of numbers, :data:`GAP` or None
+    (nothing); the labels beside the rows and above the columns, as moves name them; ``notes``:
+    what the grid cannot show, in sentences."""
+
+    rows: int
+    cols: int
+    cells: list
+    row_labels: list[str] = field(default_factory=list)
+    col_labels: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def columns(cls, stacks, notes: list[str] | None = None) -> Sheet:
+        """Stacks or piles as columns numbered from 1 (as moves name them), bottom card first,
+        as tall as the highest (None below a shorter one)."""
+        rows = max(len(stack) for stack in stacks)
+        cells = [stack[r] if r < len(stack) else None for r in range(rows) for stack in stacks]
+        return cls(rows, len(stacks), cells, [], [str(c + 1) for c in range(len(stacks))],
+                   notes or [])
+
+
 @dataclass
 class Figures:
     """A deal's difficulty: ``metrics`` (JSON-ready, with ``hardness``: higher is harder,
@@ -61,6 +100,8 @@ class Game(ABC):
 
     #: Registry key, CLI group and the pack's ``game``.
     name: str = ""
+    #: The game's name for people.
+    title: str = ""
     #: The rules used when none are named.
     default_rules: str = ""
 
@@ -172,12 +213,42 @@ class Designable(Game):
     def explain(self, level: str, score: float, metrics: dict, rules: Any) -> str:
         """One sentence for people: why this level."""
 
+    #: The aim and the moves in a few sentences, for people (a book's pages).
+    goal: str = ""
+    #: How to read a move of a solution, with an example (a book's solutions).
+    notation: str = ""
+    #: The puzzle page's script, a file beside the game's module (docs/packs.md, "Adding a game").
+    page_script: str = ""
+
+    @abstractmethod
+    def sheet(self, deal: Any, rules: Any) -> Sheet:
+        """The deal as a printed page lays it out; :class:`BadInput` when paper cannot follow
+        these rules."""
+
+    @abstractmethod
+    def reached(self, entry: dict) -> str:
+        """What a pack puzzle's stored solution reaches, in words ("one stack")."""
+
+    @abstractmethod
+    def page_puzzle(self, deal: Any, rules: Any, entry: dict) -> dict:
+        """What the page's script needs of a pack puzzle whose stored solution replays to what
+        the pack claims, beside its id, level, score, deal, solution and explanation: at least
+        the board's ``rows`` and ``cols``; :class:`BadInput` when the page cannot play it."""
+
+    def page_script_text(self) -> str:
+        """The text of :attr:`page_script`."""
+        return self.beside(self.page_script).read_text(encoding="utf-8")
+
+    def beside(self, name: str) -> Path:
+        """The file ``name`` in the folder of the game's module (its script, its calibrations)."""
+        return Path(sys.modules[type(self).__module__].__file__).parent / name
+
     def check_graded(self, rules: Any) -> None:
         """:class:`BadInput` when deals of ``rules`` cannot be graded (by default all can)."""
 
     def calibration_key(self, rules: Any) -> str:
-        """The name of the rules' calibration table (``puzzlegen/data/calibration-KEY.json``):
-        ``<game>-<rules>`` unless the game shares tables between rules."""
+        """The name of the rules' calibration table (``calibration-KEY.json`` beside the game's
+        module): ``<game>-<rules>`` unless the game shares tables between rules."""
         return f"{self.name}-{self.format_rules(rules)}"
 
 

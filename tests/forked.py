@@ -111,24 +111,29 @@ def mapped() -> int:
 
 
 class Package:
-    """The files of the installed package's data folder: a command that writes there (nothing
-    may, by default) is seen, and the folder is put back as it was."""
+    """The installed games' calibrations (the files a command could be led to write into the
+    package): a command that writes one (nothing may, by default) is seen, and they are put back
+    as they were."""
 
     def __init__(self) -> None:
-        self.folder = Path(str(resources.files("puzzlegen") / "data"))
-        self.saved = {p.name: p.read_bytes() for p in self.folder.iterdir()}
+        self.folder = Path(str(resources.files("solvers")))
+        self.saved = {p: p.read_bytes() for p in self.files()}
+
+    def files(self) -> list[Path]:
+        return sorted(self.folder.glob("*/calibration-*.json"))
 
     def changes(self) -> list[str]:
-        now = {p.name: p.read_bytes() for p in self.folder.iterdir()}
-        return sorted(name for name in now.keys() | self.saved.keys()
-                      if now.get(name) != self.saved.get(name))
+        now = {p: p.read_bytes() for p in self.files()}
+        return sorted(str(p.relative_to(self.folder)) for p in now.keys() | self.saved.keys()
+                      if now.get(p) != self.saved.get(p))
 
     def restore(self) -> None:
         for name in self.changes():
-            if name in self.saved:
-                (self.folder / name).write_bytes(self.saved[name])
+            path = self.folder / name
+            if path in self.saved:
+                path.write_bytes(self.saved[path])
             else:
-                (self.folder / name).unlink()
+                path.unlink()
 
 
 def without_numba(cwd: Path, compiled: str, argv: list[str]) -> dict:

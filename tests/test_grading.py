@@ -418,18 +418,19 @@ def test_every_shipped_grid_offers_the_levels_its_calibration_supports():
 
 
 ROOT = Path(__file__).parents[1]
-SHIPPED = sorted(p.stem.removeprefix("calibration-")
-                 for p in (ROOT / "puzzlegen" / "data").glob("calibration-*.json"))
+SHIPPED = sorted(p.relative_to(ROOT / "solvers").as_posix()
+                 for p in (ROOT / "solvers").glob("*/calibration-*.json"))
 
 
-@pytest.mark.parametrize("key", SHIPPED)
-def test_a_shipped_calibration_is_what_the_code_computes(key):
+@pytest.mark.parametrize("shipped", SHIPPED)
+def test_a_shipped_calibration_is_what_the_code_computes(shipped):
     """A calibration goes with the estimator that built it: the shipped table summarises its
     per-deal file (benchmarks/calibration), and the two quickest winnable deals of each third of
     that file (a file built in several runs may mix revisions) re-estimate to the figures it
     records, the quickest beyond the measure too: a changed estimator without a rebuilt
     calibration fails here."""
-    table = json.loads((ROOT / "puzzlegen" / "data" / f"calibration-{key}.json").read_text())
+    table = json.loads((ROOT / "solvers" / shipped).read_text())
+    key = Path(shipped).stem.removeprefix("calibration-")
     records = calibration.read_figures(ROOT / "benchmarks" / "calibration" / f"{key}.jsonl")
     game = games.get(table["game"])
     rules = game.parse_rules(table["rules"])

@@ -153,7 +153,7 @@ def test_a_game_without_a_page_is_refused_by_name():
     positions are no packs) is refused naming the games that have."""
     from puzzlegen import web
     with pytest.raises(BadInput, match="no puzzle page for spider packs: pack html plays "
-                                       "stacksquared, montana, stackmgmt, agnes packs"):
+                                       "stacksquared, agnes, montana, stackmgmt packs"):
         web.page_data({"game": "spider", "puzzles": [{}]}, "title")
 
 

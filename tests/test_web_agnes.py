@@ -8,7 +8,7 @@ import json
 import random
 from pathlib import Path
 
-from puzzlegen.web.agnes import START_ROWS, page_rules
+from solvers.agnes.game import PAGE_ROWS, page_rules
 from solvers.agnes import rules as R
 from solvers.agnes.api import move_verdicts, solve
 from solvers.result import Limits, Status
@@ -207,7 +207,7 @@ def test_the_stored_solution_played_by_clicks_wins_with_hints_along_it(pack_page
         if board.piles[longest]:
             assert cell(page, len(board.piles[longest]), longest).get_attribute("data-card") == \
                 str(board.piles[longest][-1])
-    assert grown > START_ROWS          # a pile outgrew the board's first rows, and showed
+    assert grown > PAGE_ROWS          # a pile outgrew the board's first rows, and showed
     assert page.locator("#board").get_attribute("data-status") == "solved"
     assert page.locator("#puzzle-stats").text_content().startswith("52 of 52 cards home")
 

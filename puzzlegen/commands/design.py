@@ -183,3 +183,11 @@ def add_design_commands(group: click.Group, game_name: str) -> None:
     """Give a game's command group ``grade`` and ``generate``."""
     group.add_command(grade_command(game_name))
     group.add_command(generate_command(game_name))
+
+
+def design_group(game: games.Designable) -> click.Group:
+    """The command group of a game without a commands module of its own: ``grade`` and
+    ``generate``."""
+    group = clitools.group(game.name, help=f"{game.title}: grade deals and generate packs.")
+    add_design_commands(group, game.name)
+    return group

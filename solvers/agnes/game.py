@@ -28,8 +28,8 @@ import numpy as np
 from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
-from solvers.errors import BeyondMeasure, LimitReached
-from solvers.game import Designable, Figures, Replayed, harder_than, odds
+from solvers.errors import BadInput, BeyondMeasure, LimitReached
+from solvers.game import Designable, Figures, Replayed, Sheet, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
@@ -96,12 +96,31 @@ def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0
     return None, games, reached
 
 
+#: The page's board rows at the start: the foundations and the stock, pile 7's cards and room
+#: for its last card; ``rowsOf`` in page.js adds rows as piles grow.
+PAGE_ROWS = 1 + 7 + 3
+
+
+def page_rules(rules: R.Rules) -> dict:
+    """The rules as the page's script reads them (parsed once, here)."""
+    return {"name": rules.name, "sameSuit": rules.same_suit, "empty": rules.empty,
+            "emptyTakes": R.EMPTY_TAKES[rules.empty], "split": rules.split}
+
+
 class AgnesGame(Designable):
     """Agnes Sorel under quagnes's rule variants."""
 
     name = "agnes"
+    title = "Agnes Sorel"
     default_rules = "Up-Suit-AnyRun"
     check_figure = "hasty_log10"
+    goal = ("Agnes Sorel: build the four foundations up by suit from the base card's rank. In "
+            "the seven piles (columns, the top card lowest) a card goes onto a card one rank "
+            "higher of the same colour. The rules, the base card and the stock are below the "
+            "piles.")
+    notation = ("9D from pile 3 to pile 6: the top card 9D moves; 2 cards from 3C: the run from "
+                "3C down; to foundation: home; deal: the next cards of the stock.")
+    page_script = "page.js"
 
     def variants(self) -> list[str]:
         return [R.Rules(up, suit, empty, split).name for up in (True, False)
@@ -209,6 +228,31 @@ class AgnesGame(Designable):
             raise LimitReached(f"the exact solve of this {rules.name} deal stopped at its "
                                f"limit of {FIGURE_LIMITS.nodes:,} nodes")
         return result
+
+    def sheet(self, deal: R.Deal, rules: R.Rules) -> Sheet:
+        if not rules.face_up:
+            raise BadInput(f"a printed Agnes puzzle is dealt face up: the rules {rules.name} hide "
+                           f"cards that a page would show")
+        board = R.Board.start(deal, rules)
+        runs = f"a run moves together when it is all one {'suit' if rules.same_suit else 'colour'}"
+        return Sheet.columns(board.piles, [
+            f"Rules {rules.name}: {runs}{'' if rules.split else ', and only whole'}; between "
+            f"deals an empty pile takes {R.EMPTY_TAKES[rules.empty]}.",
+            f"Base card {deal.base}: the foundations build up by suit from its rank, King to Ace "
+            f"when they wrap.",
+            "Stock, dealt when you choose, one card on each pile 1 to 7, three times, then on "
+            "piles 1 and 2: " + " ".join(str(c) for c in deal.cards[board.dealt:]) + "."])
+
+    def reached(self, entry: dict) -> str:
+        return f"every card home, {len(entry['solution'])} moves"
+
+    def page_puzzle(self, deal: R.Deal, rules: R.Rules, entry: dict) -> dict:
+        """The board's first rows (the page adds rows as piles grow) and the rules as the
+        page's script reads them."""
+        if not rules.face_up:
+            raise BadInput(f"the page plays face-up rules only, not {rules.name} (its hidden "
+                           f"cards would show)")
+        return {"rows": PAGE_ROWS, "cols": 7, "rules": page_rules(rules)}
 
     def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
         if level == "unsolvable":

@@ -35,7 +35,7 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed, harder_than, odds
+from solvers.game import GAP, Designable, Figures, Replayed, Sheet, harder_than, odds
 from solvers.montana import api, players
 from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
                                    check_layout, deal_from_seed, format_deal, format_grid,
@@ -107,8 +107,16 @@ def _canonical_map(cells: Sequence[Cell], variant: Variant) -> _Map:
 
 class Montana(Designable):
     name = "montana"
+    title = "Montana (Gaps)"
     default_rules = "8"
     check_figure = "random_win"
+    goal = ("Build each row in one suit from the Two up, left to right, from the first column. A "
+            "card may move into a gap whose left neighbour is the card one rank lower in its "
+            "suit; a Two only into a gap in the first column. A gap right of the highest card is "
+            "dead.")
+    notation = ("6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top "
+                "left.")
+    page_script = "page.js"
 
     def variants(self) -> list[str]:
         return ["8", "6", "7", "13", "8-movable-twos", "13-movable-twos", "13-redeals2",
@@ -251,6 +259,27 @@ class Montana(Designable):
                 line.append(symmetry.move_back(Move(card, divmod(int(t), n))))
                 board[t], board[s] = board[s], 0
         return Figures(won, metrics, line)
+
+    def sheet(self, deal: Sequence[Cell], rules: Variant) -> Sheet:
+        """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
+        if rules.redeals:
+            raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
+                           f"({rules.redeals}) cannot be followed on paper")
+        return Sheet(ROWS, rules.ranks, [GAP if card is None else card for card in deal],
+                     [str(r) for r in range(ROWS)], [str(c) for c in range(rules.ranks)])
+
+    def reached(self, entry: dict) -> str:
+        return "no win exists" if entry["level"] == "unsolvable" else \
+            f"every row in suit order, {len(entry['solution'])} moves"
+
+    def page_puzzle(self, deal: Sequence[Cell], rules: Variant, entry: dict) -> dict:
+        """The board; the page plays one round with the Twos fixed (the rules Montana's puzzles
+        are graded under), its hints from its own exact search (a round's layouts never recur,
+        and an 8-rank deal has at most about a million and a half of them)."""
+        if rules.redeals or rules.rules.movable_twos:
+            raise BadInput(f"the page plays one round with fixed Twos, not the rules "
+                           f"{self.format_rules(rules)}")
+        return {"rows": ROWS, "cols": rules.ranks}
 
     def explain(self, level: str, score: float, metrics: dict, rules: Variant) -> str:
         if not metrics.get("careful_win"):

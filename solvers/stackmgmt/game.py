@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 
 from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed, harder_than, odds
+from solvers.game import Designable, Figures, Replayed, Sheet, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 from solvers.stackmgmt import players
 from solvers.stackmgmt.checker import decide
@@ -110,8 +110,15 @@ class StackManagement(Designable):
     """Stack Management (Code Jam 2017 World Finals) as a solitaire puzzle."""
 
     name = "stackmgmt"
+    title = "Code Jam 2017 Stack Management"
     default_rules = "8x4-k4"
     check_figure = "random_chance"
+    goal = ("Each column is a stack, its top card lowest; a card is a value and a suit. Remove "
+            "the top card of a stack when a higher card of its suit is on top of another stack, "
+            "or move a top card onto an empty stack. Leave at most one card in each stack.")
+    notation = ("remove (4,8) from 1: the top of stack 1, value 4 of suit 8, is removed; move "
+                "(7,7) from 2 to 1: the top of stack 2 goes onto the empty stack 1.")
+    page_script = "page.js"
 
     # -- rules and deals -------------------------------------------------------------------
 
@@ -244,6 +251,17 @@ class StackManagement(Designable):
             "moves": len(model.moves),
         }
         return Figures(True, metrics, result.moves)
+
+    def sheet(self, deal: Deal, rules: Rules) -> Sheet:
+        return Sheet.columns(deal)
+
+    def reached(self, entry: dict) -> str:
+        return f"at most one card a stack, {len(entry['solution'])} moves"
+
+    def page_puzzle(self, deal: Deal, rules: Rules, entry: dict) -> dict:
+        """The board; the page's hints need no data: it decides any position with the contest
+        analysis' criterion, exact and linear in the cards."""
+        return {"rows": rules.c, "cols": rules.n}
 
     def explain(self, level: str, score: float, metrics: dict, rules: Rules) -> str:
         if level == "unsolvable":

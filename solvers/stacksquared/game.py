@@ -5,12 +5,12 @@ import random
 from dataclasses import dataclass
 
 from solvers.cards import Card, full_deck
-from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed, parse_size
+from solvers.errors import BadInput, LimitReached
+from solvers.game import Designable, Figures, Replayed, Sheet, parse_size
 from solvers.result import Limits, SolveResult
 from solvers.stacksquared import difficulty
 from solvers.stacksquared.api import DEFAULT_LIMITS, solve
-from solvers.stacksquared.rules import Deal, Move, check_grid, replay
+from solvers.stacksquared.rules import Deal, Move, Position, check_grid, replay
 from solvers.stacksquared.symmetry import CARD_MAPS, canonical_with_map, map_card
 
 DECK = tuple(full_deck())
@@ -51,8 +51,13 @@ def shuffle_step(cards: list[Card], rng: random.Random, fixed=frozenset(), keep=
 
 class StacksSquared(Designable):
     name = "stacksquared"
+    title = "StacksSquared (Birds of a Feather)"
     default_rules = "4x4"
     check_figure = "halfway.ratio"
+    goal = ("Move a stack onto another in its row or column when the top cards share a suit or "
+            "are equal or adjacent in rank (A low, K high). Make one stack.")
+    notation = "5C-JC: the stack topped by 5C goes onto the stack topped by JC."
+    page_script = "page.js"
 
     def variants(self) -> list[str]:
         return ["3x3", "3x4", "4x4", "4x5", "5x5", "6x6", "4x13"]
@@ -128,6 +133,30 @@ class StacksSquared(Designable):
             return (f"unsolvable: no line of play gathers the {rows * cols} cards in one stack "
                     f"(the best score is {metrics['max_score']}).")
         return difficulty.explain(level, score, metrics, rows, cols)
+
+    def sheet(self, deal: Deal, rules: Grid) -> Sheet:
+        return Sheet(deal.rows, deal.cols, list(deal.cards))
+
+    def reached(self, entry: dict) -> str:
+        return "one stack" if entry["metrics"]["single_stack"] else \
+            f"no single stack: the best score, {entry['metrics']['max_score']}"
+
+    def page_puzzle(self, deal: Deal, rules: Grid, entry: dict) -> dict:
+        """Besides the board, each position along a single-stack solution gets the moves that
+        keep one stack reachable, decided exactly; the page's hints use them on that line and
+        its own exact search elsewhere."""
+        metrics = entry["metrics"]
+        data = {"rows": deal.rows, "cols": deal.cols, "max_score": metrics["max_score"],
+                "single_stack": metrics["single_stack"]}
+        if metrics["single_stack"]:
+            decider, position, data["safe"] = difficulty.Decider(deal), Position.start(deal), []
+            try:
+                for move in entry["solution"]:
+                    data["safe"].append([str(m) for m in difficulty.safe_moves(decider, position)])
+                    position = position.play(Move.parse(move))
+            except LimitReached as exc:
+                raise BadInput(f"its hints cannot be decided exactly: {exc}") from None
+        return data
 
     def check_graded(self, rules: Grid) -> None:
         shape = tuple(sorted((rules.rows, rules.cols)))

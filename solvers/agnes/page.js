@@ -26,7 +26,7 @@
 
   /* A position: the deck (base card first), `piles` of cards (last = playable), `found[s]` the
    * relative rank on top of suit s's foundation (-1: none yet), `dealt` cards dealt so far, and
-   * the rules as the page data gives them (web/agnes.py `page_rules`). */
+   * the rules as the page data gives them (solvers/agnes/game.py `page_rules`). */
   function start(puzzle) {
     const deck = puzzle.deal.split(/\s+/).map(parseCard);
     const piles = [[], [], [], [], [], [], []];

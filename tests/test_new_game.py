@@ -1,0 +1,117 @@
+"""A new game is one package plus one line.
+
+Near Swaps (``tests/swaps``: ``game.py`` and the page's ``page.js``, nothing else) is written
+only for this test.  Registered with the one line below, it goes through the whole pipeline as
+every shipped game does: the command line finds it, a calibration is built for it, deals are
+graded and a pack generated, validated, shown, made into a page that a real browser plays to a
+win, and printed as a book.  No file of puzzlegen names it.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puzzlegen import calibration, packs
+from puzzlegen.cli import cli
+from solvers import game as games
+
+from pages import fresh
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """The game's package copied to a folder of its own (its calibration is written beside it),
+    and registered: the one line a new game adds to ``solvers.game.REGISTRY``."""
+    root = tmp_path_factory.mktemp("newgame")
+    shutil.copytree(HERE / "swaps", root / "near_swaps")
+    sys.path.insert(0, str(root))
+    patch = pytest.MonkeyPatch()
+    patch.setitem(games.REGISTRY, "swaps", "near_swaps.game")
+    yield root
+    patch.undo()
+    sys.path.remove(str(root))
+    games._games.pop("swaps", None)
+    for name in [m for m in sys.modules if m.startswith("near_swaps")]:
+        del sys.modules[name]
+
+
+def puzzlegen(*args: str):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def pack(folder) -> Path:
+    """A calibration of 6-card rows built by the calibration command, then a pack."""
+    table = folder / "near_swaps" / "calibration-swaps-6.json"
+    result = CliRunner().invoke(calibration.main, ["--game", "swaps", "--rules", "6", "--deals",
+                                                   "2000", "--out", str(table)])
+    assert result.exit_code == 0, result.output
+    out = folder / "swaps.json"
+    puzzlegen("swaps", "generate", "--rules", "6", "--level", "easy,hard", "--count", "2",
+              "--seed", "1", "--jobs", "1", "--out", str(out))
+    return out
+
+
+def test_the_command_line_lists_and_runs_the_new_game(folder):
+    assert "Near Swaps: generate, grade." in puzzlegen("--help")
+    assert {"grade", "generate"} <= set(puzzlegen("swaps", "--help").split())
+
+
+def test_a_grade_is_the_same_for_both_copies_of_a_deal(pack):
+    """2S AS 3S 5S 4S 6S and its mirror (read right to left, each rank r as 7 - r) are one
+    puzzle; 6S 5S 4S 3S 2S AS is winnable nowhere."""
+    one, mirror = (json.loads(puzzlegen("swaps", "grade", "--rules", "6", "--json", deal))
+                   for deal in ("2S AS 3S 5S 4S 6S", "AS 3S 2S 4S 6S 5S"))
+    assert one["metrics"]["shortest"] == 2 and one["level"] != "unsolvable"
+    assert {k: v for k, v in one.items() if k != "solution"} == \
+        {k: v for k, v in mirror.items() if k != "solution"}
+    lost = json.loads(puzzlegen("swaps", "grade", "--rules", "6", "--json",
+                                "6S 5S 4S 3S 2S AS"))
+    assert lost["level"] == "unsolvable"
+
+
+def test_the_pack_validates_and_shows(pack):
+    data = packs.load(pack)
+    assert data["game"] == "swaps" and [p["level"] for p in data["puzzles"]] == \
+        ["easy", "easy", "hard", "hard"]
+    assert f"{pack}: valid (4 puzzles)" in puzzlegen("pack", "validate", str(pack))
+    shown = puzzlegen("pack", "show", str(pack))
+    assert all(p["id"] in shown for p in data["puzzles"])
+
+
+def test_the_book_prints(pack, tmp_path):
+    puzzlegen("pack", "print", str(pack), "--out", str(tmp_path / "book.pdf"))
+    assert (tmp_path / "book.pdf").read_bytes().startswith(b"%PDF")
+    puzzlegen("pack", "print", str(pack), "--format", "svg", "--out", str(tmp_path / "book"))
+    pages = sorted(p.name for p in (tmp_path / "book").iterdir())
+    assert len(pages) == 6 and "contents.svg" in pages
+    first = (tmp_path / "book" / f"{packs.load(pack)['puzzles'][0]['id']}.svg").read_text()
+    assert "Swap neighbouring cards" in first
+
+
+def test_a_browser_plays_the_page_to_a_win(pack, tmp_path, browser_page):
+    """The hard puzzle played by clicks along its stored solution: every swap legal, the board
+    solved at the end."""
+    page_file = tmp_path / "swaps.html"
+    puzzlegen("pack", "html", str(pack), "--out", str(page_file))
+    entry = packs.load(pack)["puzzles"][-1]
+    page = fresh(browser_page, page_file, entry["id"])
+    row = entry["deal"].split()
+    for move in entry["solution"]:
+        a, b = (row.index(card) for card in move.split("-"))
+        page.click(f'#board .cell[data-col="{a}"]')
+        page.click(f'#board .cell[data-col="{b}"]')
+        row[a], row[b] = row[b], row[a]
+        assert page.get_attribute("#board", "data-status") in ("playing", "solved")
+    assert page.get_attribute("#board", "data-status") == "solved"
+    assert [page.get_attribute(f'#board .cell[data-col="{c}"]', "data-card")
+            for c in range(6)] == ["AS", "2S", "3S", "4S", "5S", "6S"]
