@@ -1,4 +1,5 @@
-"""Calibration of the difficulty score on random deals, shipped as ``puzzlegen/data/*.json``.
+"""Calibration of the difficulty score on random deals, shipped beside each game's module as
+``calibration-KEY.json``.
 
 For one game and rules (``solvers.game.Designable``; one table per ``calibration_key``), the
 hardness of the winnable random deals ``deal_from_seed(s)``, ``s = seed_start, ...`` is
