@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from functools import lru_cache
 
 from click.testing import CliRunner
@@ -60,7 +61,7 @@ def test_hint_matches_brute_force(seed, shape, picks):
         assert result.suggested == min(m for m in safe if after(m) == best)
     assert result.to_json() == {"solvable": result.solvable, "safe": result.safe,
                                 "losing": result.losing, "suggested": result.suggested,
-                                "limit": None}
+                                "limit": None, "stopped_by": None}
 
 
 @settings(max_examples=60, deadline=None)
@@ -119,8 +120,8 @@ def test_cli_json_and_text():
     out = run("--seed", "4", "--rows", "3", "--cols", "3", "--moves", " ".join(moves), "--json")
     assert out.exit_code == 0, out.output
     got = json.loads(out.output)
-    assert set(got) == {"solvable", "safe", "losing", "suggested", "limit", "moves_played",
-                        "stacks", "choices"}
+    assert set(got) == {"solvable", "safe", "losing", "suggested", "limit", "stopped_by",
+                        "moves_played", "stacks", "choices"}
     assert got["moves_played"] == moves and got["stacks"] == 9 - len(moves)
     position = replay(deal, moves)
     assert got["solvable"] == wins(position) and got["safe"] == safe_by_brute_force(position)
@@ -144,7 +145,7 @@ def test_a_position_past_the_state_limit_says_limit():
     deal = Deal.from_seed(1, 4, 4)
     assert hint(deal, max_states=1000).to_json() == {
         "solvable": None, "safe": [], "losing": [], "suggested": None,
-        "limit": "the decision search stored 1000 states"}
+        "limit": "the decision search stored 1000 states", "stopped_by": "states"}
     out = run("--seed", "1", "--max-states", "1000", "--json")
     assert out.exit_code == 0 and json.loads(out.output)["limit"], out.output
     legal = [str(m) for m in replay(deal, []).legal_moves()]
@@ -156,6 +157,22 @@ def test_a_position_past_the_state_limit_says_limit():
     huge = run("--seed", "1", "--max-states", str(10 ** 15))
     assert huge.exit_code == 2 and huge.output.startswith("error: --max-states ") \
         and "of memory" in huge.output
+
+
+def test_a_hint_past_its_time_limit_says_limit():
+    """A whole deck in one row: sorting every safe move by the safe moves after it runs far
+    past a minute; with --max-seconds 2 the hint says limit, naming the time, within seconds."""
+    hint(Deal.from_seed(4, 3, 3), max_seconds=5)   # compiled before the clock starts
+    start = time.monotonic()
+    text = run("--seed", "5", "--rows", "1", "--cols", "52", "--max-seconds", "2")
+    assert time.monotonic() - start < 10
+    assert text.exit_code == 0 and "solvable: limit (the decision searches ran for 2 seconds; " \
+        "--max-seconds raises it)" in text.output, text.output
+    out = json.loads(run("--seed", "5", "--rows", "1", "--cols", "52", "--max-seconds", "0.5",
+                         "--json").output)
+    assert out["stopped_by"] == "seconds" and out["safe"] == [] and out["solvable"] is None
+    bad = run("--seed", "5", "--max-seconds", "0")
+    assert bad.exit_code == 2 and bad.output.startswith("error: ")
 
 
 def test_cli_bad_input_is_one_error_line():

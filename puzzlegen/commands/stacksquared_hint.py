@@ -14,6 +14,10 @@ from solvers.stacksquared.rules import Position, replay
 from solvers.stacksquared.tree import decision_bytes
 
 
+#: The default time limit of a hint: an answer within a minute.
+MAX_SECONDS = 60.0
+
+
 def position_text(position: Position) -> str:
     """The grid as r lines: each stack's top card with its size when above 1, ``--`` if empty."""
     cells = ["--" if t is None else f"{t}" + (f"({s})" if s > 1 else "")
@@ -42,15 +46,18 @@ def decision_states(max_states: int | None, cells: int) -> int:
 @click.option("--max-states", type=clitools.COUNT, default=None,
               help=f"States the decision search may store; past them the answer is 'limit' "
                    f"[default: {DEFAULT_BUDGET.states:,}].")
+@click.option("--max-seconds", type=clitools.POSITIVE, default=MAX_SECONDS, show_default=True,
+              help="Seconds the decision searches may run in all; past them the answer is "
+                   "'limit'.")
 @clitools.json_option
-def hint(deal, seed, moves, rows, cols, max_states, as_json):
+def hint(deal, seed, moves, rows, cols, max_states, max_seconds, as_json):
     """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
     keep it reachable (safe) and which lose, and the safe move leaving the most safe moves; when
-    the search hits its state limit, 'limit' and no moves."""
+    the search hits its state or time limit, 'limit' and no moves."""
     the_deal = read_deal(GAME, Grid(rows, cols), deal, seed)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
-    result = hint_of(the_deal, played, decision_states(max_states, rows * cols))
+    result = hint_of(the_deal, played, decision_states(max_states, rows * cols), max_seconds)
     if as_json:
         verdicts = {**dict.fromkeys(result.safe, Status.SOLVED),
                     **dict.fromkeys(result.losing, Status.UNSOLVABLE)}
@@ -61,7 +68,7 @@ def hint(deal, seed, moves, rows, cols, max_states, as_json):
         return
     click.echo(position_text(position))
     if result.limit:
-        click.echo(f"solvable: limit ({result.limit}; --max-states raises it)")
+        click.echo(f"solvable: limit ({result.limit}; --max-{result.stopped_by} raises it)")
         return
     click.echo(f"solvable: {'yes' if result.solvable else 'no'}")
     click.echo("safe moves: " + (" ".join(result.safe) or "none"))

@@ -38,6 +38,7 @@ solvable deals of the grid); a deal without a single-stack solution is ``"unsolv
 from __future__ import annotations
 
 import math
+import time
 import zlib
 from dataclasses import dataclass
 
@@ -115,10 +116,16 @@ ALWAYS_EXACT_CELLS = 12
 
 
 class Decider:
-    """Exact single-stack decisions for positions of one deal, sharing one memo table."""
+    """Exact single-stack decisions for positions of one deal, sharing one memo table; a
+    decision past ``max_states`` stored states or ``max_seconds`` from now raises
+    :class:`LimitReached`."""
 
-    def __init__(self, deal: Deal, max_states: int = DEFAULT_BUDGET.states):
+    def __init__(self, deal: Deal, max_states: int = DEFAULT_BUDGET.states,
+                 max_seconds: float | None = None):
         self.n = deal.size
+        self.max_seconds = max_seconds
+        self.deadline = -1.0 if max_seconds is None else time.monotonic() + max_seconds
+        self.stopped_by: str | None = None   # the limit that stopped a decision: states, seconds
         self.line = line_masks(deal.rows, deal.cols)
         self.compat = compat_masks()
         self.max_states = max_states
@@ -134,12 +141,20 @@ class Decider:
         for i, c in enumerate(card):
             if c >= 0:
                 occupied |= 1 << i
+        if 0 <= self.deadline <= time.monotonic():
+            self.stopped_by = "seconds"
+            raise LimitReached(self.out_of_time())
         result, self.table, self.count, length = tree.decide(
             card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
-            not reference, self.table, self.count, self.max_states, self.path)
+            not reference, self.table, self.count, self.max_states, self.path, self.deadline)
         if result == tree.OPEN:
-            raise LimitReached(f"the decision search stored {self.max_states} states")
+            self.stopped_by = "seconds" if self.count < self.max_states else "states"
+            raise LimitReached(self.out_of_time() if self.stopped_by == "seconds" else
+                               f"the decision search stored {self.max_states} states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
+
+    def out_of_time(self) -> str:
+        return f"the decision searches ran for {self.max_seconds:g} seconds"
 
     def chances(self, card: np.ndarray, goal_stacks: int,
                 positions: int) -> tuple[np.ndarray, np.ndarray, bool]:

@@ -23,10 +23,11 @@ class Hint:
     losing: list[str]
     suggested: str | None
     limit: str | None = None
+    stopped_by: str | None = None   # the limit that stopped the search: "states" or "seconds"
 
     def to_json(self) -> dict:
         return {"solvable": self.solvable, "safe": self.safe, "losing": self.losing,
-                "suggested": self.suggested, "limit": self.limit}
+                "suggested": self.suggested, "limit": self.limit, "stopped_by": self.stopped_by}
 
 
 def parse_moves(moves: Iterable[Move | str]) -> list[Move]:
@@ -44,22 +45,22 @@ def winnable(decider: Decider, position: Position) -> bool:
     return decider.decide(tops(position))[0]
 
 
-def hint(deal: Deal, moves: Iterable[Move | str] = (),
-         max_states: int = DEFAULT_BUDGET.states) -> Hint:
+def hint(deal: Deal, moves: Iterable[Move | str] = (), max_states: int = DEFAULT_BUDGET.states,
+         max_seconds: float | None = None) -> Hint:
     """Replay ``moves`` from ``deal`` (:class:`BadInput` names the first illegal one) and sort
     the legal moves there into safe and losing; ``suggested`` is the safe move leaving the most
     safe moves after it (ties: the smallest move text), None when no move is safe.  When the
-    decision search stores more than ``max_states`` states, nothing is claimed: ``solvable``
-    None, no moves, and ``limit`` says so."""
+    decision searches store more than ``max_states`` states or run past ``max_seconds``, nothing
+    is claimed: ``solvable`` None, no moves, and ``limit`` says so."""
     position = replay(deal, parse_moves(moves))
-    decider = Decider(deal, max_states)
+    decider = Decider(deal, max_states, max_seconds)
     try:
         safe = safe_moves(decider, position)
         suggested = min(safe, key=lambda m: (-len(safe_moves(decider, position.play(m))), str(m)),
                         default=None)
         solvable = winnable(decider, position)
     except LimitReached as exc:
-        return Hint(None, [], [], None, str(exc))
+        return Hint(None, [], [], None, str(exc), decider.stopped_by)
     losing = [str(m) for m in position.legal_moves() if m not in safe]
     return Hint(solvable, [str(m) for m in safe], losing,
                 None if suggested is None else str(suggested))

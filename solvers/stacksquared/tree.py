@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from solvers.jit import leaf
+from solvers.timing import now
 from solvers.stacksquared.kernel import (KEY_BITS, STATUS_SHIFT, cannot_merge, generate_moves,
                                          memo_find, memo_grow, pack_state, popcount, set_byte,
                                          state_hash)
@@ -297,13 +298,15 @@ def store(table, slot, key):
 
 
 @njit(cache=True)
-def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_states, path):
+def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_states, path,
+           deadline=-1.0):
     """Whether one stack is reachable from ``card``: a memoised depth-first search that stops at
     the first single stack, sharing the decision table (``table``, ``count`` positions stored,
     open addressing on the packed tops as the solver's memo, ``kernel.memo_find``) with earlier
     calls.  Moves come in reference order, or with ``order_moves`` in the solver's
     most-promising-first order (same answer, found sooner).  Returns ``(result, table, count,
-    length)``: result WINS, LOSES or OPEN when the state limit stopped it; on WINS
+    length)``: result WINS, LOSES or OPEN when the state limit or the ``deadline`` (``now()``
+    seconds; below 0: none) stopped it; on WINS
     ``path[:length]`` holds the moves played (mover cell * 64 + destination cell),
     reconstructed from the search stack.
     """
@@ -338,7 +341,12 @@ def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_
     end[0] = generate_moves(card, occupied, line, compat, order_moves, move_from, move_to,
                             move_rank, 0)
     result = LOSES
+    steps = 0
     while True:
+        steps += 1
+        if deadline >= 0 and (steps & 4095) == 0 and now() >= deadline:
+            result = OPEN
+            break
         if cursor[depth] >= end[depth]:
             set_status(table, slot_at[depth], LOSES)
             if depth == 0:
