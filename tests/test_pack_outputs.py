@@ -53,6 +53,7 @@ def test_print_pdf_has_a_page_per_puzzle_and_solutions(tmp_path):
     pages = len(re.findall(rb"/Type /Page\b", data))
     puzzles = len(json.loads(PACK.read_text())["puzzles"])
     assert pages >= puzzles + 2          # contents, the puzzles, at least one page of solutions
+    assert result.output == f"wrote {out}: {pages} pages (contents, {puzzles} puzzles, solutions)\n"
     again = tmp_path / "again.pdf"
     assert run("print", PACK, "--out", again).exit_code == 0
     assert again.read_bytes() == data    # reproducible: no time stamps
@@ -65,6 +66,8 @@ def test_print_svg_pages_are_named_by_puzzle(tmp_path):
     pack = json.loads(PACK.read_text())
     names = sorted(p.name for p in out.iterdir())
     assert "contents.svg" in names and "solutions-1.svg" in names
+    assert result.output == (f"wrote {out}: {len(names)} pages (contents, {len(pack['puzzles'])} "
+                             f"puzzles, solutions)\n")
     assert all(f"{p['id']}.svg" in names for p in pack["puzzles"])
     first = (out / f"{pack['puzzles'][0]['id']}.svg").read_text()
     assert first.lstrip().startswith("<?xml") and pack["puzzles"][0]["id"] in first
@@ -210,10 +213,12 @@ def test_unknown_id_is_one_error_line():
 def test_html_force_replaces_and_the_page_names_every_puzzle(tmp_path):
     out = tmp_path / "page.html"
     out.write_text("old")
-    assert run("html", PACK, "--out", out, "--force").exit_code == 0
+    result = run("html", PACK, "--out", out, "--force")
+    assert result.exit_code == 0
     text = out.read_text()
     data = json.loads(re.search(r'id="pack-data">(.*?)</script>', text, re.S).group(1))
     pack = json.loads(PACK.read_text())
     assert [p["id"] for p in data["puzzles"]] == [p["id"] for p in pack["puzzles"]]
+    assert result.output == f"wrote {out}: a page playing {len(pack['puzzles'])} puzzles\n"
     assert all(len(p["safe"]) == len(p["solution"]) for p in data["puzzles"])
     assert "<script src" not in text and "<link" not in text

@@ -102,7 +102,11 @@ def html(path, out, title, force):
     from puzzlegen import web
 
     check_output(out, force)
-    write_atomic(out, web.page(packs.load_checked(path), title or title_of(path)))
+    pack = packs.load_checked(path)
+    write_atomic(out, web.page(pack, title or title_of(path)))
+    count = len(pack["puzzles"])
+    click.echo(f"wrote {clitools.inert(out)}: a page playing {count:,} "
+               f"puzzle{'s' * (count != 1)}")
 
 
 @cli.command(name="print")
@@ -126,8 +130,12 @@ def print_(path, out, fmt, paper, title, force):
     pack = packs.load_checked(path)
     title = title or title_of(path)
     book = printing.pages(pack, title, paper)
+    count = len(pack["puzzles"])
+    wrote = (f"wrote {clitools.inert(out)}: {len(book):,} pages (contents, {count:,} "
+             f"puzzle{'s' * (count != 1)}, solutions)")
     if fmt == "pdf":
         write_atomic(out, printing.pdf(book, title))
+        click.echo(wrote)
         return
     if len({page.name for page in book}) != len(book):
         raise BadInput("two pages get the same file name (puzzle ids that differ only in "
@@ -151,6 +159,7 @@ def print_(path, out, fmt, paper, title, force):
         raise
     if old is not None:
         shutil.rmtree(old)
+    click.echo(wrote)
 
 
 def _check_book_folder(path: str) -> None:
