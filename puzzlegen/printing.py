@@ -129,11 +129,12 @@ def footer(d: Drawing, number: int, title: str) -> None:
                  fillColor=LINE, textAnchor="middle"))
 
 
-def level_text(entry: dict) -> str:
+def level_text(game: games.Designable, entry: dict) -> str:
+    """The level, the percentile in words, the explanation and how much skill matters."""
     percentile = "" if entry["score"] is None else \
         f" (harder than {harder_than(entry['score'])} of random deals)"
-    text = f"Level: {entry['level']}{percentile}."
-    return f"{text} {entry['explanation']}" if entry.get("explanation") else text
+    return " ".join(filter(None, [f"Level: {entry['level']}{percentile}.",
+                                  entry.get("explanation"), game.skill_words(entry["metrics"])]))
 
 
 def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Drawing:
@@ -141,8 +142,8 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     d = Drawing(w, h)
     y = text_lines(d, [entry["id"]], MARGIN, h - MARGIN - 14, 22, "Helvetica-Bold")
     width = w - 2 * MARGIN
-    y = text_lines(d, wrap(level_text(entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
     game = games.get(pack["game"])
+    y = text_lines(d, wrap(level_text(game, entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
     y = text_lines(d, wrap(game.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
     deal, rules = read_entry(game, entry)
     sheet = game.sheet(deal, rules)

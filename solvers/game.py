@@ -243,6 +243,12 @@ class Designable(Game):
         """The file ``name`` in the folder of the game's module (its script, its calibrations)."""
         return Path(sys.modules[type(self).__module__].__file__).parent / name
 
+    def skill_words(self, metrics: dict) -> str | None:
+        """How much skill matters on a deal with these ``metrics``, in a sentence for people (the
+        grade's text, the puzzle page, the book); None (this default) when the game does not
+        measure it."""
+        return None
+
     def check_graded(self, rules: Any) -> None:
         """:class:`BadInput` when deals of ``rules`` cannot be graded (by default all can)."""
 

@@ -71,6 +71,7 @@ def test_print_svg_pages_are_named_by_puzzle(tmp_path):
     assert all(f"{p['id']}.svg" in names for p in pack["puzzles"])
     first = (out / f"{pack['puzzles'][0]['id']}.svg").read_text()
     assert first.lstrip().startswith("<?xml") and pack["puzzles"][0]["id"] in first
+    assert "Skill matters by " in first          # how much skill matters, from the metrics
     assert run("print", PACK, "--out", out, "--format", "svg").exit_code == 2
     assert run("print", PACK, "--out", out, "--format", "svg", "--force").exit_code == 0
 

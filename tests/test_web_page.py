@@ -84,6 +84,10 @@ def test_page_is_self_contained(pages, browser_page):
     listed = browser_page.eval_on_selector_all("[data-select-puzzle]",
                                                "bs => bs.map(b => b.dataset.selectPuzzle)")
     assert listed == [p["id"] for p in pack["puzzles"]]
+    first = pack["puzzles"][0]
+    assert browser_page.text_content("#puzzle-level") == " ".join(
+        [f"Level: {first['level']} (percentile {first['score']}).", first["explanation"],
+         GAME.skill_words(first["metrics"])])
 
 
 def test_stored_solution_played_by_clicks_solves(pages, browser_page):

@@ -99,8 +99,7 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
     for name, figure in m["players"].items():
         lines.append(f"  {PLAYERS[name][1]:55} {chance_words(figure, figure['win'])}")
     lines.append(f"  {'a perfect player':55} 1 (a single stack exists)")
-    lines.append(f"Skill matters by {m['skill']:.1f} orders of magnitude: looking three moves "
-                 f"ahead wins {10 ** m['skill']:,.0f} times as often as random play.")
+    lines.append(GAME.skill_words(m))
     if m.get("halfway"):
         half = m["halfway"]
         lines.append("Halfway ratio (random play to half of the stacks, then still winnable): "

@@ -79,7 +79,7 @@
 
   function levelText(puzzle) {
     const level = "Level: " + puzzle.level + (puzzle.score === null ? "" : " (percentile " + puzzle.score + ")");
-    return puzzle.explanation ? level + ". " + puzzle.explanation : level + ".";
+    return [level + ".", puzzle.explanation, puzzle.skill].filter(Boolean).join(" ");
   }
 
   function say(text, tone) {

@@ -141,6 +141,15 @@ class StacksSquared(Designable):
         return "one stack" if entry["metrics"]["single_stack"] else \
             f"no single stack: the best score, {entry['metrics']['max_score']}"
 
+    def skill_words(self, metrics: dict) -> str | None:
+        """From the players' chances: how many times as often looking three moves ahead wins as
+        random play."""
+        if "skill" not in metrics:
+            return None
+        skill = metrics["skill"]
+        return (f"Skill matters by {skill:.1f} orders of magnitude: looking three moves ahead "
+                f"wins {10 ** skill:,.0f} times as often as random play.")
+
     def page_puzzle(self, deal: Deal, rules: Grid, entry: dict) -> dict:
         """Besides the board, each position along a single-stack solution gets the moves that
         keep one stack reachable, decided exactly; the page's hints use them on that line and
