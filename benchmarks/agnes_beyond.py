@@ -53,7 +53,8 @@ def main() -> None:
         hardness = round(-log_p, 3) if reached == 52 else None
         measured += hardness is not None
         print(json.dumps({"seed": seed, "hardness": hardness, "reached": reached,
-                          "score": None if hardness is None else grading.score_of(table, hardness),
+                          "percentile": None if hardness is None
+                          else grading.percentile_of(table, hardness),
                           "cpu_s": round(time.process_time() - start, 1)}), flush=True)
     print(json.dumps({"rules": rules.name, "games": args.games, "beyond": len(beyond),
                       "sampled": len(chosen), "measured": measured}))

@@ -33,7 +33,7 @@ import click
 import numpy as np
 
 from puzzlegen import clitools, packs, runs
-from puzzlegen.grading import LEVELS, level_of, load, offered, score_of
+from puzzlegen.grading import LEVELS, level_of, load, offered, percentile_of
 from solvers import game as games
 from solvers.errors import BadInput, LimitReached
 from solvers.stacksquared.difficulty import FLOOR
@@ -77,7 +77,7 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
     levels = offered(table)
 
     def level(h: float) -> str:
-        return level_of(score_of(table, h), levels)
+        return level_of(percentile_of(table, h), levels)
 
     same: dict[str, list[bool]] = {}
     lucky: dict[str, list[float]] = {}

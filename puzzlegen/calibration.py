@@ -1,10 +1,10 @@
-"""Calibration of the difficulty score on random deals, shipped beside each game's module as
+"""Calibration of the difficulty percentile on random deals, shipped beside each game's module as
 ``calibration-KEY.json``.
 
 For one game and rules (``solvers.game.Designable``; one table per ``calibration_key``), the
 hardness of the winnable random deals ``deal_from_seed(s)``, ``s = seed_start, ...`` is
 summarised by 1001 quantiles, and the level cuts are the hardness at the percentiles of
-``grading.LEVELS``.  A deal's score is its mid-rank percentile among those deals.  A winnable
+``grading.LEVELS``.  A deal's percentile is its mid-rank percentile among those deals.  A winnable
 deal whose hardness is beyond the game's measure (:class:`BeyondMeasure`) counts as harder than
 every measured one; a quantile or cut that falls among those deals is not measured (``null``),
 and its level is not offered.

@@ -1,7 +1,7 @@
-"""The grade of a deal of any game: its level, score and explanation from the game's figures.
+"""The grade of a deal of any game: its level, percentile and explanation from the game's figures.
 
 The game (``solvers.game.Designable``) computes the figures, ``hardness`` among them, so that
-every symmetric copy of a deal gets the same ones.  The score (0-100) is the percentile of the
+every symmetric copy of a deal gets the same ones.  The percentile (0-100) is the percentile of the
 hardness among random winnable deals of the same rules (``puzzlegen.calibration``), and the
 levels cut it: easy below 50, medium 50-90, hard 90-99, expert 99-99.9, master the hardest 0.1%.
 A level is offered only where its cut is measured (not among the deals whose hardness is beyond
@@ -27,7 +27,7 @@ import numpy as np
 from solvers.errors import BadInput, LimitReached
 from solvers.game import Designable
 
-#: Levels and the lowest score (percentile of hardness among random winnable deals) of each.
+#: Levels and the lowest percentile (of hardness among random winnable deals) of each.
 LEVELS = {"easy": 0.0, "medium": 50.0, "hard": 90.0, "expert": 99.0, "master": 99.9}
 #: The calibration deals a level needs beyond its cut before it is offered.
 SUPPORT = 5
@@ -38,18 +38,18 @@ QUANTILES = np.linspace(0.0, 1.0, 1001)
 @dataclass
 class Grade:
     level: str
-    score: float | None
+    percentile: float | None
     metrics: dict
     solution: list[str]
     explanation: str = ""
     level_probabilities: dict[str, float] | None = None
 
     def to_json(self) -> dict:
-        return {"level": self.level, "percentile": self.score,
+        return {"level": self.level, "percentile": self.percentile,
                 "level_probabilities": self.level_probabilities,
                 "explanation": self.explanation, "metrics": self.metrics,
                 "solution": self.solution,
-                "score": self.score}   # the percentile's former name, kept one version
+                "score": self.percentile}   # the percentile's former name, kept one version
 
     def sureness(self) -> str:
         """How sure the level is, for people: "exact", "83% sure; else medium", or "" when
@@ -100,9 +100,9 @@ def percentile_rank(quantiles: list[float], value: float) -> float:
     return float((below + upto) / 2 / len(q))
 
 
-def score_of(table: dict, hardness: float) -> float:
-    """The score (0-100) of a winnable deal of this hardness: its percentile among the
-    calibration deals, exact at the level cuts (a deal at or above a cut scores at least it)."""
+def percentile_of(table: dict, hardness: float) -> float:
+    """The percentile (0-100) of a winnable deal of this hardness among the calibration deals,
+    exact at the level cuts (a deal at or above a cut is at least at it)."""
     value = 100.0 * percentile_rank(table["hardness"], hardness)
     for name, cut in LEVELS.items():
         if hardness >= table["cuts"][name]:
@@ -145,16 +145,16 @@ def offered(table: dict) -> list[str]:
             and table["cuts"][name] < math.inf]
 
 
-def level_of(score: float, levels: list[str] | None = None) -> str:
-    """The level of a score (among ``levels``, by default all)."""
+def level_of(percentile: float, levels: list[str] | None = None) -> str:
+    """The level of a percentile (among ``levels``, by default all)."""
     levels = levels or list(LEVELS)
-    return max((LEVELS[name], name) for name in levels if score >= LEVELS[name])[1]
+    return max((LEVELS[name], name) for name in levels if percentile >= LEVELS[name])[1]
 
 
 def grade(game: Designable, deal, rules, **options) -> Grade:
-    """The grade of ``deal``: level, score, explanation, figures and a winning line (replayed
+    """The grade of ``deal``: level, percentile, explanation, figures and a winning line (replayed
     by the game's rules first); ``options`` go to the game's ``figures``.  A search inside that
-    hits its limit grades ``"limit"`` (no score, no figures, the reason as explanation), and so
+    hits its limit grades ``"limit"`` (no percentile, no figures, the reason as explanation), and so
     does a winnable deal whose hardness is beyond the game's measure (with its figures and
     line)."""
     table = load(game, rules)  # before any work: rules without calibration fail at once
@@ -172,7 +172,7 @@ def grade(game: Designable, deal, rules, **options) -> Grade:
     if fig.metrics["hardness"] is None:  # winnable, but beyond what the game measures
         return Grade("limit", None, fig.metrics, solution,
                      game.explain("limit", None, fig.metrics, rules))
-    value = score_of(table, fig.metrics["hardness"])
+    value = percentile_of(table, fig.metrics["hardness"])
     level = level_of(value, offered(table))
     return Grade(level, value, fig.metrics, solution,
                  game.explain(level, value, fig.metrics, rules),

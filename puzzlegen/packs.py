@@ -2,7 +2,7 @@
 
 Validation is in three steps: the JSON Schema; every stored solution replayed by the game's rules
 module (``Game.replay``: a win, and the claimed ``max_score`` where the pack states one); and
-every puzzle re-graded, its ``level``, ``score``, ``explanation`` and ``metrics`` compared with
+every puzzle re-graded, its ``level``, ``percentile``, ``explanation`` and ``metrics`` compared with
 the pack's.  The game is looked up by the pack's ``game``.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ from puzzlegen.grading import grade
 from solvers import game as games
 from solvers.errors import BadInput
 
-FORMAT, VERSION = "puzzlegen-pack", 1
+FORMAT, VERSION = "puzzlegen-pack", 2
 #: Caps on a pack file: bytes (a puzzle takes about 1.5 kB), nesting of arrays and objects (a
 #: pack needs 5) and digits of an integer (a pack's largest is a 31-bit seed), so a hostile file
 #: fails in one line instead of exhausting memory, the stack or the time.
@@ -40,7 +40,7 @@ def schema() -> dict:
 def puzzle_entry(game: games.Game, pid: str, deal, rules, grade) -> dict:
     """One pack entry for ``deal`` and its :class:`puzzlegen.grading.Grade`."""
     return {"id": pid, "deal": game.format_deal(deal), **game.puzzle_fields(deal, rules),
-            "level": grade.level, "score": grade.score, "explanation": grade.explanation,
+            "level": grade.level, "percentile": grade.percentile, "explanation": grade.explanation,
             "metrics": grade.metrics, "solution": grade.solution}
 
 
@@ -81,6 +81,7 @@ def load(path: str | Path) -> dict:
         raise deep from None
     if nesting(pack) > MAX_DEPTH:
         raise deep
+    upgrade(pack)
     name = pack.get("game") if isinstance(pack, dict) else None
     if isinstance(name, str) and not isinstance(games.get(name), games.Designable):
         raise BadInput(f"{path} is a {name} pack, but {name} has no puzzles to grade")
@@ -99,6 +100,19 @@ def load(path: str | Path) -> dict:
         raise BadInput(f"{path} does not match the pack schema at {where}: "
                        f"{_schema_message(first)}")
     return pack
+
+
+def upgrade(pack) -> None:
+    """A pack of format version 1 read as version 2, in place: a puzzle's ``score`` (the
+    percentile) is named ``percentile``.  Anything else is left to the schema to judge."""
+    if not (isinstance(pack, dict) and pack.get("version") == 1
+            and isinstance(pack.get("puzzles"), list)):
+        return
+    pack["version"] = 2
+    for i, entry in enumerate(pack["puzzles"]):
+        if isinstance(entry, dict) and "score" in entry and "percentile" not in entry:
+            pack["puzzles"][i] = {("percentile" if key == "score" else key): value
+                                  for key, value in entry.items()}
 
 
 def load_checked(path: str | Path) -> dict:
@@ -206,7 +220,7 @@ def check_puzzle(game: games.Game, entry: dict, regrade: bool) -> list[str]:
         fresh = grade(game, deal, rules)
         if fresh.level == "limit":
             return problems + [f"puzzle {pid}: cannot be re-graded: {fresh.explanation}"]
-        for field in ("level", "score", "explanation"):
+        for field in ("level", "percentile", "explanation"):
             if not same(entry.get(field), getattr(fresh, field)):
                 problems.append(f"puzzle {pid}: field {field}: the pack says {entry.get(field)!r}, "
                                 f"re-grading gives {getattr(fresh, field)!r}")
@@ -294,7 +308,7 @@ def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:
 
 
 def show(pack: dict) -> str:
-    """The pack for people: a header, then each puzzle's deal, level, score and (when the pack
+    """The pack for people: a header, then each puzzle's deal, level, percentile and (when the pack
     holds them) its explanation and solution."""
     game = games.get(pack["game"])
     made = pack["created_with"]
@@ -302,7 +316,7 @@ def show(pack: dict) -> str:
              f"{made['method']}, seed {made['seed']})"]
     for entry in pack["puzzles"]:
         deal, rules = read_entry(game, entry)
-        percentile = "-" if entry["score"] is None else f"{entry['score']:.1f}"
+        percentile = "-" if entry["percentile"] is None else f"{entry['percentile']:.1f}"
         best = entry["metrics"].get("max_score")
         lines += ["", f"{entry['id']}  {game.format_rules(rules)}  level {entry['level']}  "
                       f"percentile {percentile}" + ("" if best is None else f"  max score {best}"),

@@ -131,8 +131,8 @@ def footer(d: Drawing, number: int, title: str) -> None:
 
 def level_text(game: games.Designable, entry: dict) -> str:
     """The level, the percentile in words, the explanation and how much skill matters."""
-    percentile = "" if entry["score"] is None else \
-        f" (harder than {harder_than(entry['score'])} of random deals)"
+    percentile = "" if entry["percentile"] is None else \
+        f" (harder than {harder_than(entry['percentile'])} of random deals)"
     return " ".join(filter(None, [f"Level: {entry['level']}{percentile}.",
                                   entry.get("explanation"), game.skill_words(entry["metrics"])]))
 

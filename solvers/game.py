@@ -210,7 +210,7 @@ class Designable(Game):
         (``options``: the game's own, e.g. StacksSquared's ``tree_states``)."""
 
     @abstractmethod
-    def explain(self, level: str, score: float, metrics: dict, rules: Any) -> str:
+    def explain(self, level: str, percentile: float, metrics: dict, rules: Any) -> str:
         """One sentence for people: why this level."""
 
     #: The aim and the moves in a few sentences, for people (a book's pages).
@@ -232,7 +232,7 @@ class Designable(Game):
     @abstractmethod
     def page_puzzle(self, deal: Any, rules: Any, entry: dict) -> dict:
         """What the page's script needs of a pack puzzle whose stored solution replays to what
-        the pack claims, beside its id, level, score, deal, solution and explanation: at least
+        the pack claims, beside its id, level, percentile, deal, solution and explanation: at least
         the board's ``rows`` and ``cols``; :class:`BadInput` when the page cannot play it."""
 
     def page_script_text(self) -> str:
@@ -303,10 +303,10 @@ def odds(p: float, zero: str = "never in the games simulated") -> str:
     return f"about 1 game in {n:,.0f}"
 
 
-def harder_than(score: float) -> str:
-    """A grade's score (0-100, a percentile) for "harder than X of random deals": rounded down,
+def harder_than(percentile: float) -> str:
+    """A grade's percentile (0-100) for "harder than X of random deals": rounded down,
     so that it stays true and each level reads apart from the next; whole percents below 99
     ("93%"), tenths from 99 ("99.8%" is expert, "99.9%" master, "100%" beyond every deal)."""
-    if score < 99:
-        return f"{math.floor(score + 1e-9)}%"
-    return f"{math.floor(score * 10 + 1e-6) / 10:g}%"
+    if percentile < 99:
+        return f"{math.floor(percentile + 1e-9)}%"
+    return f"{math.floor(percentile * 10 + 1e-6) / 10:g}%"

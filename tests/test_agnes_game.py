@@ -197,7 +197,7 @@ def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
     assert (fig.metrics["bold_games"], fig.metrics["bold_reached"]) == (100_000, 1)
     assert G.hardness(deal, NOSPLIT, quick=True) > 20
     graded = grade(G, deal, NOSPLIT)
-    assert (graded.level, graded.score, graded.metrics) == ("limit", None, fig.metrics)
+    assert (graded.level, graded.percentile, graded.metrics) == ("limit", None, fig.metrics)
     assert graded.explanation.startswith("limit: a player who plays to the foundations first")
     assert "never won in 100,000 simulated games (at best 1 card home), so its hardness is " \
            "beyond what the grade measures and no level is claimed;" in graded.explanation
@@ -206,7 +206,7 @@ def test_a_deal_the_bold_player_never_wins_has_no_measured_hardness():
                                        "Up-Suit-AnyRun-NoSplit", "--json"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
-    assert (shown["level"], shown["score"], shown["solution"]) == ("limit", None,
+    assert (shown["level"], shown["percentile"], shown["solution"]) == ("limit", None,
                                                                    graded.solution)
     assert shown["metrics"]["hardness"] is None and shown["metrics"]["beyond"] is True
 
@@ -221,7 +221,7 @@ def test_a_grade_whose_exact_solve_hits_its_limit_says_limit(monkeypatch):
     result = CliRunner().invoke(cli, ["agnes", "grade", "--seed", "3", "--json"])
     assert result.exit_code == 0, result.output
     shown = json.loads(result.stdout)
-    assert (shown["level"], shown["score"], shown["metrics"], shown["solution"]) == \
+    assert (shown["level"], shown["percentile"], shown["metrics"], shown["solution"]) == \
         ("limit", None, {}, [])
     assert shown["explanation"] == ("limit: the exact solve of this Up-Suit-AnyRun deal stopped "
                                     "at its limit of 50 nodes; no grade is claimed.")

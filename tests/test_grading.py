@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from puzzlegen import calibration
 from puzzlegen.cli import cli
 from puzzlegen.grading import (LEVELS, grade as grade_deal, level_of, load, offered, read_table,
-                               score_of)
+                               percentile_of)
 from solvers import game as games
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
@@ -199,8 +199,8 @@ def test_the_audited_row_order_pair_grades_alike():
     a = Deal.parse("8C TD 5S 6H TS 6C AD 9C 8H 5D 4H 3H 8S QD 7S JC")
     b = Deal.parse("8H 5D 4H 3H 8C TD 5S 6H TS 6C AD 9C 8S QD 7S JC")
     ga, gb = grade(a), grade(b)
-    assert (ga.level, ga.score, ga.explanation, ga.metrics) == \
-        (gb.level, gb.score, gb.explanation, gb.metrics)
+    assert (ga.level, ga.percentile, ga.explanation, ga.metrics) == \
+        (gb.level, gb.percentile, gb.explanation, gb.metrics)
 
 
 def test_rank_reversal_and_transposition_change_nothing():
@@ -363,7 +363,7 @@ def test_critical_moments_past_the_state_limit_say_limit():
     out = json.loads(cut.output)
     assert out["critical"] is None
     assert out["critical_limit"] == "the decision search stored 3 states"
-    assert (out["level"], out["score"]) == (full["level"], full["score"])
+    assert (out["level"], out["percentile"]) == (full["level"], full["percentile"])
     text = runner.invoke(cli, [*args, "--max-states", "3"])
     assert text.exit_code == 0 and "critical moments: limit (the decision search stored 3 " \
         "states; --max-states raises it)" in text.output
@@ -373,16 +373,16 @@ def test_unsolvable_deal_is_graded_as_such():
     deal = next(d for d in (Deal.from_seed(s, 3, 3) for s in range(1, 50))
                 if not figures(d)[0]["single_stack"])
     result = grade(deal)
-    assert result.level == "unsolvable" and result.score is None
+    assert result.level == "unsolvable" and result.percentile is None
     assert replay(deal, result.solution).score() == result.metrics["max_score"] < 81
 
 
 def test_levels_follow_the_calibration_cuts():
     table = load(GAME, Grid(4, 4))
     for name, cut in LEVELS.items():
-        assert level_of(score_of(table, table["cuts"][name])) == name
+        assert level_of(percentile_of(table, table["cuts"][name])) == name
         if cut > 0:
-            below = level_of(score_of(table, table["cuts"][name] - 1e-6))
+            below = level_of(percentile_of(table, table["cuts"][name] - 1e-6))
             assert list(LEVELS).index(below) == list(LEVELS).index(name) - 1
 
 
@@ -467,8 +467,8 @@ def test_deals_beyond_the_measure_count_above_every_measured_one(tmp_path):
     assert summary["cuts"]["expert"] is None and summary["cuts"]["master"] is None
     table = read_table(text)
     assert offered(table) == ["easy", "medium", "hard"]
-    assert level_of(score_of(table, 90.0), offered(table)) == "hard"
-    assert score_of(table, 90.0) < 99
+    assert level_of(percentile_of(table, 90.0), offered(table)) == "hard"
+    assert percentile_of(table, 90.0) < 99
     assert anneal.hardness_at(91.0, table) == math.inf
     assert anneal.hardness_at(90.0, table) == pytest.approx(89.1)
     path = tmp_path / "figures.jsonl"
@@ -486,4 +486,4 @@ def test_a_level_whose_cut_is_not_measured_is_not_offered():
                + [{"seed": 89 + s, "won": True, "beyond": True} for s in range(11)])
     table = read_table(json.dumps(calibration.summarise(GAME, Grid(4, 4), 0, records)))
     assert offered(table) == ["easy", "medium"]
-    assert level_of(score_of(table, 88.0), offered(table)) == "medium"
+    assert level_of(percentile_of(table, 88.0), offered(table)) == "medium"

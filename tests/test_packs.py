@@ -43,6 +43,23 @@ def test_valid_pack_validates_and_shows(small_pack):
     assert shown.exit_code == 0 and "p0" in shown.output and "solution:" in shown.output
 
 
+def test_a_version_1_pack_reads_as_version_2(small_pack, tmp_path):
+    """Version 1 named the percentile ``score``: such a pack validates, and reads with the field
+    renamed, in its place, and nothing else changed."""
+    new = json.loads(small_pack.read_text())
+    old = dict(new, version=1, puzzles=[
+        {("score" if key == "percentile" else key): value for key, value in entry.items()}
+        for entry in new["puzzles"]])
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(old))
+    assert run("validate", path).exit_code == 0
+    assert packs.load(path) == new and list(packs.load(path)["puzzles"][0]) == \
+        list(new["puzzles"][0])
+    old["version"] = 2
+    path.write_text(json.dumps(old))
+    assert "does not match the pack schema" in run("validate", path).output
+
+
 def tamper(src: Path, dst: Path, change) -> Path:
     pack = json.loads(src.read_text())
     change(pack["puzzles"][1])
@@ -55,6 +72,7 @@ def tamper(src: Path, dst: Path, change) -> Path:
     (lambda p: p["metrics"].update(critical=99), "field metrics.critical"),
     (lambda p: p.update(solution=p["solution"][::-1]), "field solution"),
     (lambda p: p["metrics"].update(max_score=1), "max_score"),
+    (lambda p: p.update(percentile=12.5), "field percentile"),
 ])
 def test_wrong_claims_are_named(small_pack, tmp_path, change, field):
     result = run("validate", tamper(small_pack, tmp_path / "bad.json", change))

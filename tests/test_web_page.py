@@ -86,7 +86,7 @@ def test_page_is_self_contained(pages, browser_page):
     assert listed == [p["id"] for p in pack["puzzles"]]
     first = pack["puzzles"][0]
     assert browser_page.text_content("#puzzle-level") == " ".join(
-        [f"Level: {first['level']} (percentile {first['score']}).", first["explanation"],
+        [f"Level: {first['level']} (percentile {first['percentile']}).", first["explanation"],
          GAME.skill_words(first["metrics"])])
 
 

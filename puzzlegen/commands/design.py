@@ -151,7 +151,7 @@ def grade_command(game_name: str) -> click.Command:
             return
         click.echo(game.show_deal(the_deal))
         sure = result.sureness()
-        percentile = "" if result.score is None else f", percentile {result.score:.2f}"
+        percentile = "" if result.percentile is None else f", percentile {result.percentile:.2f}"
         click.echo(f"Level: {result.level}" + (f" ({sure})" if sure else "") + percentile)
         click.echo(result.explanation)
         for line in figure_lines(result.metrics):

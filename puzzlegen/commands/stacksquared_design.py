@@ -86,8 +86,8 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
     plain words."""
     sure = result.sureness()
     lines = [f"Level: {result.level}" + (f" ({sure})" if sure else "")]
-    if result.score is not None:
-        lines[0] += (f", harder than {harder_than(result.score)} of random solvable "
+    if result.percentile is not None:
+        lines[0] += (f", harder than {harder_than(result.percentile)} of random solvable "
                      f"{min(rows, cols)}x{max(rows, cols)} deals")
     lines.append(result.explanation)
     m = result.metrics

@@ -78,7 +78,8 @@
   }
 
   function levelText(puzzle) {
-    const level = "Level: " + puzzle.level + (puzzle.score === null ? "" : " (percentile " + puzzle.score + ")");
+    const level = "Level: " + puzzle.level +
+      (puzzle.percentile === null ? "" : " (percentile " + puzzle.percentile + ")");
     return [level + ".", puzzle.explanation, puzzle.skill].filter(Boolean).join(" ");
   }
 

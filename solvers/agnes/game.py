@@ -254,7 +254,7 @@ class AgnesGame(Designable):
                            f"cards would show)")
         return {"rows": PAGE_ROWS, "cols": 7, "rules": page_rules(rules)}
 
-    def explain(self, level: str, score: float, metrics: dict, rules: R.Rules) -> str:
+    def explain(self, level: str, percentile: float, metrics: dict, rules: R.Rules) -> str:
         if level == "unsolvable":
             return f"unsolvable: no line of play wins this deal under {rules.name}."
         if metrics["hardness"] is None:
@@ -263,7 +263,8 @@ class AgnesGame(Designable):
                       "claimed")
         else:
             bold = ("wins " + odds(10.0 ** -metrics["hardness"])
-                    + f" (harder than {harder_than(score)} of random winnable {rules.name} deals)")
+                    + f" (harder than {harder_than(percentile)} of random winnable "
+                      f"{rules.name} deals)")
         careful = _wins(metrics["careful_log10"], metrics["careful_reached"], PARTICLES)
         hasty = _wins(metrics["hasty_log10"], metrics["hasty_reached"], HASTY_PARTICLES)
         return (f"{level}: a player who plays to the foundations first, never goes round in "

@@ -281,12 +281,12 @@ class Montana(Designable):
                            f"{self.format_rules(rules)}")
         return {"rows": ROWS, "cols": rules.ranks}
 
-    def explain(self, level: str, score: float, metrics: dict, rules: Variant) -> str:
+    def explain(self, level: str, percentile: float, metrics: dict, rules: Variant) -> str:
         if not metrics.get("careful_win"):
             return f"{level}: no line of play wins this deal."
         return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
                 f"{odds(metrics['careful_win'], 'no game')} "
-                f"(harder than {harder_than(score)} of random winnable "
+                f"(harder than {harder_than(percentile)} of random winnable "
                 f"{self.format_rules(rules)}-rank deals); a player who moves at random wins "
                 f"{odds(metrics['random_win'], 'no game')}.")
 

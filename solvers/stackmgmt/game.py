@@ -263,7 +263,7 @@ class StackManagement(Designable):
         analysis' criterion, exact and linear in the cards."""
         return {"rows": rules.c, "cols": rules.n}
 
-    def explain(self, level: str, score: float, metrics: dict, rules: Rules) -> str:
+    def explain(self, level: str, percentile: float, metrics: dict, rules: Rules) -> str:
         if level == "unsolvable":
             return f"unsolvable: {metrics.get('reason', 'no line of play clears the stacks')}."
         path = metrics.get("ace_path", 0)
@@ -273,7 +273,7 @@ class StackManagement(Designable):
                                    for who in ("careful", "random", "eager"))
         return (f"{level}: a careful player who removes every beaten card first and then moves "
                 f"a random top card to the empty stack wins {careful} (harder than "
-                f"{harder_than(score)} of random winnable {rules.name} deals); a player who "
+                f"{harder_than(percentile)} of random winnable {rules.name} deals); a player who "
                 f"plays any move at random wins {random_}, and one who always prefers a move "
                 f"that sets off a removal wins {eager}; {how}.")
 

@@ -431,10 +431,10 @@ def figures(deal: Deal, budget: Budget = DEFAULT_BUDGET,
     return metrics, [Move(back[m.mover], back[m.dest]) for m in moves]
 
 
-def explain(level: str, score: float, metrics: dict, rows: int, cols: int) -> str:
+def explain(level: str, percentile: float, metrics: dict, rows: int, cols: int) -> str:
     """One sentence: why this level."""
     look3 = metrics["players"][LEVEL_PLAYER]["win"]
     random_win = metrics["players"]["random"]["win"]
     return (f"{level}: {PLAYERS[LEVEL_PLAYER][1]} wins {odds(look3)} "
-            f"(harder than {harder_than(score)} of random solvable {rows}x{cols} deals); "
+            f"(harder than {harder_than(percentile)} of random solvable {rows}x{cols} deals); "
             f"{PLAYERS['random'][1]} wins {odds(random_win)}.")

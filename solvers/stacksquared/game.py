@@ -127,12 +127,12 @@ class StacksSquared(Designable):
         metrics, moves = difficulty.figures(deal, tree_states=tree_states)
         return Figures(metrics["single_stack"], metrics, moves)
 
-    def explain(self, level: str, score: float | None, metrics: dict, rules: Grid) -> str:
+    def explain(self, level: str, percentile: float | None, metrics: dict, rules: Grid) -> str:
         rows, cols = sorted((rules.rows, rules.cols))
         if not metrics["single_stack"]:
             return (f"unsolvable: no line of play gathers the {rows * cols} cards in one stack "
                     f"(the best score is {metrics['max_score']}).")
-        return difficulty.explain(level, score, metrics, rows, cols)
+        return difficulty.explain(level, percentile, metrics, rows, cols)
 
     def sheet(self, deal: Deal, rules: Grid) -> Sheet:
         return Sheet(deal.rows, deal.cols, list(deal.cards))

@@ -165,11 +165,11 @@ class Swaps(Designable):
         return Figures(True, {"hardness": far[deal] + 1 - share, "shortest": far[deal],
                               "good_first_share": share}, solution)
 
-    def explain(self, level: str, score: float, metrics: dict, rules: int) -> str:
+    def explain(self, level: str, percentile: float, metrics: dict, rules: int) -> str:
         if level == "unsolvable":
             return "unsolvable: a high card stands left of a card it may never pass."
         return (f"{level}: the shortest win takes {metrics['shortest']} swaps (harder than "
-                f"{harder_than(score)} of random winnable rows).")
+                f"{harder_than(percentile)} of random winnable rows).")
 
     def sheet(self, deal: Deal, rules: int) -> Sheet:
         return Sheet(1, rules, [Card(r, 3) for r in deal])
