@@ -487,3 +487,16 @@ def test_a_level_whose_cut_is_not_measured_is_not_offered():
     table = read_table(json.dumps(calibration.summarise(GAME, Grid(4, 4), 0, records)))
     assert offered(table) == ["easy", "medium"]
     assert level_of(percentile_of(table, 88.0), offered(table)) == "medium"
+
+
+@pytest.mark.parametrize("name,rules,seed", [("montana", "8", 11), ("stackmgmt", "8x4-k4", 3)])
+def test_an_exact_figure_makes_a_certain_level(name, rules, seed):
+    """Montana's (one round, fixed Twos) and Stack Management's levels rest on a player's exact
+    chance: the grade is certain, and says so."""
+    from puzzlegen.grading import grade
+    game = games.get(name)
+    rules = game.parse_rules(rules)
+    graded = grade(game, game.deal_from_seed(seed, rules), rules)
+    low, high = graded.metrics["hardness_interval"]
+    assert low == high == graded.metrics["hardness"]
+    assert graded.level_probabilities == {graded.level: 1.0} and graded.sureness() == "exact"

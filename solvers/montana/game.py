@@ -249,6 +249,8 @@ class Montana(Designable):
                    "careful_win": float(out[1]), "random_win": float(out[2]),
                    "first_moves": int(first), "winning_first_moves": int(winning),
                    "layouts": int(layouts)}
+        if won:   # an exact chance: the interval is one value
+            metrics["hardness_interval"] = [metrics["hardness"]] * 2
         line = []
         if won and solution:
             src = np.empty(players.MAX_DEPTH + 1, np.int64)

@@ -242,6 +242,7 @@ class StackManagement(Designable):
         first = players.choices(players.settle(stacks))
         metrics = {
             "hardness": _hardness(careful),
+            "hardness_interval": [_hardness(careful)] * 2,   # an exact chance: no spread
             "careful_chance": round(careful, 12),
             "random_chance": round(players.random_chance(stacks, PARTICLES, rng), 12),
             "eager_chance": round(eager, 12),
