@@ -79,6 +79,8 @@ def run(argv: list[str], cwd: Path, stdin: bytes = b"", patience: float = 60.0,
     memory = None if more_memory is None else mapped() + more_memory
     files = {name: cwd.parent / f"{cwd.name}.{name}" for name in ("in", "out", "err")}
     files["in"].write_bytes(stdin)
+    for name in ("out", "err"):   # there even when the child is killed before it opens them
+        files[name].write_bytes(b"")
     pid = os.fork()
     if pid == 0:
         _child(argv, files, cwd, memory)
