@@ -89,7 +89,7 @@ def whole_run_cpu(name: str, start: int, deals: int, seed: int, our_max: int) ->
             "cli.main(sys.argv[1:], standalone_mode=False); "
             "print(time.process_time() - t, file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, "winrate", "--rules", name, "--deals",
-                           str(deals), "--start", str(start), "--seed", str(seed), "--max-states",
+                           str(deals), "--start", str(start), "--seed", str(seed), "--max-nodes",
                            str(our_max), "--jobs", "1", "--json"],
                           check=True, capture_output=True, text=True)
     return float(done.stderr.split()[-1])
@@ -140,7 +140,8 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="first deal index")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--quagnes-max-states", type=int, default=20000)
-    parser.add_argument("--max-states", type=int, default=50_000_000)
+    parser.add_argument("--max-nodes", type=int, default=50_000_000,
+                        help="positions our search examines (agnes --max-nodes)")
     parser.add_argument("--out", default="agnes_vs_quagnes.jsonl")
     parser.add_argument("--whole-run", action="store_true",
                         help="also time the whole agnes winrate run of each variant")
@@ -158,11 +159,11 @@ def main() -> None:
     with open(args.out, "a", encoding="utf-8") as out:
         for name in args.rules.split(","):
             tally = run_variant(name, args.start, args.deals, args.seed,
-                                args.quagnes_max_states, args.max_states, out)
+                                args.quagnes_max_states, args.max_nodes, out)
             out.flush()
             if args.whole_run:
                 tally["run_cpu"] = whole_run_cpu(name, args.start, args.deals, args.seed,
-                                                 args.max_states)
+                                                 args.max_nodes)
             tally["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
             print(json.dumps(tally), flush=True)
 

@@ -40,7 +40,7 @@ def run(rules: str, args) -> None:
     """One variant's run; its error line (puzzlegen's own) ends this script with its status."""
     cmd = [sys.executable, "-c", "from puzzlegen.cli import main; main()", "agnes", "winrate",
            "--rules", rules, "--deals", str(args.deals), "--seed", str(args.seed),
-           "--jobs", str(args.jobs), "--max-states", str(args.max_states),
+           "--jobs", str(args.jobs), "--max-nodes", str(args.max_nodes),
            "--per-deal", str(per_deal_file(rules, args.seed)), "--resume", "--json"]
     status = subprocess.run(cmd).returncode
     if status:
@@ -75,7 +75,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=jobs_argument, default=1)
-    parser.add_argument("--max-states", type=int, default=20_000_000)
+    parser.add_argument("--max-nodes", type=int, default=20_000_000,
+                        help="positions a deal's search examines (agnes winrate --max-nodes)")
     parser.add_argument("--only", default=",".join(PUBLISHED), help="comma-separated variants")
     parser.add_argument("--table-only", action="store_true", help="just print the table")
     args = parser.parse_args()

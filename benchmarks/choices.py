@@ -8,8 +8,9 @@ stored solution with more than one legal move, the solver decides each move's po
 ``api.move_verdicts``; Montana, one round: the game's ``solve`` of the layout after it).  Per
 puzzle: the choices, the mean share of moves that keep the deal winnable, the forced choices
 (one winning move), and the log10 chance that moves picked at random at each of those positions
-all keep it winnable; a move the solver could not decide within ``--max-states`` counts as
-losing and is counted in ``limit``.  Then each level's medians and, for adjacent levels, P(a
+all keep it winnable; a move the solver could not decide within ``--max-nodes`` positions
+examined (Agnes and Montana) or ``--max-states`` stored (Montana's table) counts as losing and
+is counted in ``limit``.  Then each level's medians and, for adjacent levels, P(a
 puzzle of the easier level is easier), ties counting half (as benchmarks/separation.py).
 """
 from __future__ import annotations
@@ -95,13 +96,17 @@ def report(path: str, limits: Limits) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pack", help="an Agnes or Montana pack file")
+    ap.add_argument("--max-nodes", type=int, default=2_000_000,
+                    help="positions each exact solve examines (default 2,000,000)")
     ap.add_argument("--max-states", type=int, default=2_000_000,
-                    help="cap of each exact solve (default 2,000,000)")
+                    help="positions each exact solve stores (Montana; default 2,000,000)")
     args = ap.parse_args()
-    if args.max_states < 1:
-        ap.exit(2, f"error: --max-states must be 1 or more, not {args.max_states}\n")
+    for name in ("max_nodes", "max_states"):
+        if getattr(args, name) < 1:
+            ap.exit(2, f"error: --{name.replace('_', '-')} must be 1 or more, not "
+                       f"{getattr(args, name)}\n")
     try:
-        print(json.dumps(report(args.pack, Limits(nodes=args.max_states,
+        print(json.dumps(report(args.pack, Limits(nodes=args.max_nodes,
                                                   states=args.max_states)), indent=1))
     except (BadInput, OSError) as exc:
         ap.exit(2, f"error: {exc}\n")

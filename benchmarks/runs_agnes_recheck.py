@@ -6,8 +6,9 @@ Before the fix a solve's state count, and so a ``limit`` at the state or depth c
 what its process had solved before.  A won or lost result was exact either way (the table is a
 cache), so the recorded files can differ from a deterministic run only in state counts and in
 which deals end ``limit``.  This script re-solves, with the recorded settings (seed 2024,
-``--max-states 20000000``, the default table), every deal recorded as ``limit`` (in the per-deal
-files or in the earlier re-solve list) and a sample of the decided deals (every ``--every``-th
+``--max-nodes 20000000``, then spelt ``--max-states``, the default table), every deal recorded
+as ``limit`` (in the per-deal files or in the earlier re-solve list) and a sample of the
+decided deals (every ``--every``-th
 deal) of every variant, on the run engine.  It writes the new lines to
 benchmarks/results/agnes_recheck_seed2024.jsonl and prints, per variant, how the results and
 state counts compare, then the win-rate table with the re-solved deals in place.
@@ -25,7 +26,7 @@ from puzzlegen.commands.agnes import solve_deal, summarize, warm_up
 from solvers.agnes import deals_from_seed, parse_rules
 
 RESULTS = Path(__file__).resolve().parent / "results"
-SEED, MAX_STATES, TABLE_BITS = 2024, 20_000_000, 21
+SEED, MAX_NODES, TABLE_BITS = 2024, 20_000_000, 21
 VARIANTS = ["Up-Suit-None", "Up-Suit-None-NoSplit", "Down-Color-None", "Up-Color-None",
             "Up-Suit-HighRun", "Up-Suit-HighRun-NoSplit", "Up-Suit-AnyRun-NoSplit",
             "Up-Suit-AnyRun"]
@@ -57,7 +58,7 @@ def main() -> None:
         limits = {k for k, r in old.items() if r["result"] == "limit"}
         sample = sorted(limits | set(range(0, len(deals), args.every)))
         new = {r["index"]: r for r in runs.run(
-            partial(solve_deal, rules=parse_rules(name), max_states=MAX_STATES,
+            partial(solve_deal, rules=parse_rules(name), max_nodes=MAX_NODES,
                     table_bits=TABLE_BITS), [(k, deals[k]) for k in sample],
             jobs=args.jobs, setup=partial(warm_up, TABLE_BITS), desc=name)}
         out += [{"rules": name, **r, "recorded": old[k]} for k, r in new.items()]

@@ -4,7 +4,9 @@ and the option types and checks that validate every option before any work start
 The command-line contract (README): errors go to stderr as one line with exit status 2 (no
 traceback); ``--json`` prints one JSON object (or JSON lines) on stdout; long work shows a
 progress bar on stderr when stderr is a terminal (and a progress line every 30 seconds when it
-is not); Ctrl-C stops with one line on stderr and exit status 130.
+is not); Ctrl-C stops with one line on stderr and exit status 130.  A renamed option keeps its
+former spelling for one version (:func:`option`), which says so on stderr once the command has
+succeeded.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ T = TypeVar("T")
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 #: Longest error line printed; a longer message is cut (its start says what went wrong).
 MAX_ERROR = 200
+#: Lines for stderr once the command has succeeded (a deprecated option's): see :func:`option`.
+_NOTES: list[str] = []
 
 
 def inert(text: str) -> str:
@@ -62,6 +66,7 @@ class _OneLineErrors:
              standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        _NOTES.clear()
         try:
             try:
                 code = super().main(args, prog_name, complete_var, False, **extra)
@@ -69,6 +74,9 @@ class _OneLineErrors:
                 click.echo(exc.ctx.get_help())
                 code = 0
             sys.stdout.flush()
+            if code in (0, None):  # a command that failed prints its error line only
+                for note in dict.fromkeys(_NOTES):
+                    click.echo(note, err=True)
         except click.ClickException as exc:
             message = exc.format_message().rstrip(".")
             where = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
@@ -291,6 +299,39 @@ def check_seeds(first: int, count: int, seeds: range = FREECELL_SEEDS) -> None:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout.")
 
 
+def option(name: str, *, deprecated: str | None = None, **kwargs: Any) -> Callable:
+    """``click.option(name, **kwargs)``; with ``deprecated="--old"``, also the option's former
+    spelling, for one version: hidden from the help, the same type and checks (an error names
+    the spelling given), the same effect, and once the command has succeeded one line on
+    stderr, ``puzzlegen: --old is deprecated; use --new`` (a command that fails prints only its
+    one ``error:`` line).  Both spellings at once are refused.
+
+    ``option("--max-nodes", deprecated="--max-states", type=COUNT, help=...)``: the command
+    receives ``max_nodes`` whichever spelling was given."""
+    dest = name.lstrip("-").replace("-", "_")
+    if deprecated is None:
+        return click.option(name, dest, **kwargs)
+    alias = "_deprecated_" + deprecated.lstrip("-").replace("-", "_")
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **values: Any) -> Any:
+            value = values.pop(alias)
+            if value is not None:
+                ctx = click.get_current_context()
+                if ctx.get_parameter_source(dest) is not ParameterSource.DEFAULT:
+                    raise click.UsageError(f"give {name} only ({deprecated} is its deprecated "
+                                           f"spelling)", ctx)
+                values[dest] = value
+                _NOTES.append(f"puzzlegen: {deprecated} is deprecated; use {name}")
+            return fn(*args, **values)
+
+        wrapper = click.option(deprecated, alias, type=kwargs.get("type"), default=None,
+                               callback=kwargs.get("callback"), hidden=True)(wrapper)
+        return click.option(name, dest, **kwargs)(wrapper)
+    return decorate
+
+
 # Option types and checks: every option is validated before any work starts.
 
 #: Numbers as people write them: ASCII digits only (Python's int() and float() also take
@@ -307,7 +348,23 @@ def plain_int(text: str) -> int:
     return int(text)
 
 
-class IntRange(click.IntRange):
+class _Bounds:
+    """Help for a range with bounds optional: without any, the plain type's name and no range
+    (click would print ``INTEGER RANGE`` and ``[x<=None]``)."""
+
+    min: Any
+    max: Any
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.min is None and self.max is None:
+            self.name = self.name.replace(" range", "")
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
+
+class IntRange(_Bounds, click.IntRange):
     """click's ``IntRange`` (bounds optional) reading only :func:`plain_int` text."""
 
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
@@ -319,7 +376,7 @@ class IntRange(click.IntRange):
         return super().convert(value, param, ctx)
 
 
-class FloatRange(click.FloatRange):
+class FloatRange(_Bounds, click.FloatRange):
     """click's ``FloatRange`` (bounds optional) reading only numbers written in 0-9."""
 
     def convert(self, value: Any, param: Any, ctx: Any) -> float:

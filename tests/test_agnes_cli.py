@@ -80,7 +80,7 @@ def test_choices_say_which_legal_moves_keep_the_deal_winnable():
 
 def test_choices_a_limit_left_open_are_said_so():
     out = run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index", "139",
-              "--choices", "--max-states", "40").output
+              "--choices", "--max-nodes", "40").output
     assert "choices: 0 of 7 legal moves keep the deal winnable, 7 undecided (the limit " \
            "stopped their search)" in out
     assert out.count("\n  limit ") == 7
@@ -104,11 +104,11 @@ def test_solve_readable_and_deck_file_in_both_formats(tmp_path):
 
 def test_limit_is_reported_as_limit_naming_the_limit():
     args = ["solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--index", "9",
-            "--max-states", "50"]
+            "--max-nodes", "50"]
     out = json.loads(run(*args, "--json").output)
-    assert out["status"] == "limit" and out["result"] == "limit" and out["states"] <= 50
-    assert out["stopped_by"] == {"limit": "states", "value": 50}
-    assert "result: unknown: the search stopped at the limit of 50 states; " in run(*args).output
+    assert out["status"] == "limit" and out["result"] == "limit" and out["nodes"] <= 50
+    assert out["stopped_by"] == {"limit": "nodes", "value": 50}
+    assert "result: unknown: the search stopped at the limit of 50 nodes; " in run(*args).output
 
 
 def test_the_depth_limit_is_named_too():
@@ -119,17 +119,17 @@ def test_the_depth_limit_is_named_too():
 
 def test_a_table_too_small_still_never_goes_round_in_circles():
     """The states of the line being searched stay in the table whatever else it forgets, so a
-    search with a table far too small ends at the state limit, not at the depth limit (as it
-    did, after 656,978 states, when the line's states could be evicted)."""
+    search with a table far too small ends at the node limit, not at the depth limit (as it
+    did, after 656,978 nodes, when the line's states could be evicted)."""
     out = json.loads(run("solve", "--rules", "Up-Color-Any1", "--seed", "1", "--index", "2",
-                         "--table-bits", "10", "--max-states", "1000000", "--json").output)
-    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "states", "value": 1000000}
+                         "--table-bits", "10", "--max-nodes", "1000000", "--json").output)
+    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "nodes", "value": 1000000}
 
 
 def test_winrate_json_and_per_deal_lines(tmp_path):
     per_deal = tmp_path / "deals.jsonl"
     result = run("winrate", "--rules", "Up-Suit-AnyRun-NoSplit", "--deals", "6", "--seed", "5",
-                 "--max-states", "20000", "--json", "--per-deal", str(per_deal))
+                 "--max-nodes", "20000", "--json", "--per-deal", str(per_deal))
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     lines = list(read_records(per_deal))

@@ -56,8 +56,10 @@ def error_line(run: forked.Run) -> str:
     # Numbers that are not finite, counts below one, workers beyond the cores.
     (["stacksquared", "solve", "--seed", "1", "--max-seconds", "nan"], "finite number above 0"),
     (["stacksquared", "solve", "--seed", "1", "--max-seconds", "inf"], "finite number above 0"),
-    (["montana", "solve", "--seed", "1", "--seconds", "nan"], "positive and finite"),
-    (["stackmgmt", "solve", "--brute", "--seconds", "nan"], "finite number above 0"),
+    (["montana", "solve", "--seed", "1", "--max-seconds", "nan"], "finite number above 0"),
+    (["stackmgmt", "solve", "--brute", "--max-seconds", "nan"], "finite number above 0"),
+    (["agnes", "solve", "--rules", "up-suit-none", "--seed", "1", "--max-seconds", "inf"],
+     "finite number above 0"),
     (["spider", "dof", "KS | QS", "--max-seconds", "-inf"], "finite number above 0"),
     (["stacksquared", "solve", "--seed", "-1"], "not a FreeCell deal number"),
     (["stackmgmt", "cases", "--kind", "path", "--count", "0", "--out", "x.in"], "--count"),
@@ -80,7 +82,7 @@ def error_line(run: forked.Run) -> str:
     (["stacksquared", "grade", "--seed", "1", "--tree-states", HUGE], "would need"),
     (["stacksquared", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
     (["spider", "dof", "KS | QS", "--max-states", HUGE], "would need"),
-    (["stackmgmt", "solve", "--brute", "--max-nodes", HUGE, "sample.in"], "would need"),
+    (["stackmgmt", "solve", "--brute", "--max-states", HUGE, "sample.in"], "would need"),
     (["agnes", "winrate", "--rules", "up-suit-none", "--deals", HUGE], "would need"),
     (["montana", "winrate", "--deals", HUGE], "would need"),
     (["stacksquared", "stats", "--deals", "2000000000000"], "would need"),
@@ -100,7 +102,7 @@ def error_line(run: forked.Run) -> str:
     (["stacksquared", "solve", "--seed", "1_0"], "not an integer written in the digits 0-9"),
     (["stacksquared", "solve", "--seed", "\u0661\u0660"], "written in the digits 0-9"),
     (["stacksquared", "solve", "--seeds", "0..1_0"], "malformed seed range '0..1_0'"),
-    (["montana", "solve", "--seed", "1", "--seconds", "1_0"], "written in the digits 0-9"),
+    (["montana", "solve", "--seed", "1", "--max-seconds", "1_0"], "written in the digits 0-9"),
     (["stacksquared", "stats", "--deals", "2", "--scheduler", ""], "an empty address"),
 ])
 def test_bad_input_is_one_line_before_any_work(cwd, args, fragment):

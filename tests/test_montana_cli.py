@@ -65,7 +65,7 @@ def test_winrate_counts_limits_separately(tmp_path):
 
 def test_forget_given_no_limit_stops_at_the_default_moves(monkeypatch):
     """A forgetting table never stops for memory, so a search given neither --max-nodes nor
-    --seconds makes ``FORGET_MAX_NODES`` moves (lowered here) and says ``limit``; a limit
+    --max-seconds makes ``FORGET_MAX_NODES`` moves (lowered here) and says ``limit``; a limit
     given is kept, and a run's settings name the moves its deals had."""
     monkeypatch.setattr(montana_cmd, "FORGET_MAX_NODES", 3000)
     game = ["--seed", 7, "--movable-twos", "--redeals", 0, "--max-states", 300, "--forget"]
@@ -73,6 +73,8 @@ def test_forget_given_no_limit_stops_at_the_default_moves(monkeypatch):
     assert out["status"] == "limit" and out["nodes"] == 3000
     out = json.loads(run("solve", *game, "--max-nodes", 5000, "--json").output)
     assert out["status"] == "limit" and out["nodes"] == 5000
+    assert out["stopped_by"] == out["rounds"][0]["stopped_by"] == {"limit": "nodes",
+                                                                    "value": 5000}
     out = json.loads(run("winrate", "--deals", 1, *game[2:], "--json").output)
     assert out["max_nodes"] == 3000 and out["limit"] == 1
 
@@ -132,7 +134,8 @@ def test_a_forgetting_table_plays_the_games_of_a_big_one():
     (["solve", "--seed", 1, "AC"], "give either a DEAL or --seed"),
     (["solve", "--seed", 1, "--redeals", -1], "--redeals must be at least 0"),
     (["solve", "--seed", 1, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),
-    (["solve", "--seed", 1, "--seconds", 0], "--seconds must be positive"),
+    (["solve", "--seed", 1, "--max-seconds", 0], "'--max-seconds': 0 is not a finite number"),
+    (["winrate", "--deals", 2, "--max-seconds", "nan"], "'--max-seconds': nan is not a finite"),
     (["winrate", "--deals", 2, "--max-nodes", 0], "'--max-nodes': 0 is not in the range 1<="),
     (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
     (["winrate", "--deals", 2, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),

@@ -207,7 +207,7 @@ def test_win_summary_counts_rate_of_decided_and_the_band():
 def test_agnes_and_montana_winrate_share_one_shape():
     shared = {"deals", "won", "lost", "limit", "win_rate", "limits_lost_won"}
     agnes = CliRunner().invoke(cli, ["agnes", "winrate", "--rules", "Up-Suit-None", "--deals",
-                                     "4", "--max-states", "300", "--json"])
+                                     "4", "--max-nodes", "300", "--json"])
     montana = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "4", "--ranks", "5",
                                        "--max-states", "300", "--json"])
     for result in (agnes, montana):

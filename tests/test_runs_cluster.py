@@ -101,7 +101,7 @@ GAMES = {
     # A tiny losing-state table evicts all the time: the case where Agnes once depended on
     # what the process had solved before.
     "agnes": (["agnes", "winrate", "--rules", "Up-Suit-AnyRun", "--seed", "2024",
-               "--table-bits", "12", "--max-states", "300000"],
+               "--table-bits", "12", "--max-nodes", "300000"],
               lambda k, n: ["--start", str(k), "--deals", str(n)], 1940),
     "montana": (["montana", "winrate", "--ranks", "7", "--redeals", "2"],
                 lambda k, n: ["--seed", str(k), "--deals", str(n)], 500),
@@ -219,7 +219,7 @@ def test_a_long_montana_round_keeps_its_worker(tmp_path):
     with _cluster(tmp_path, workers=1, worker_ttl="2s") as address:
         out = CliRunner().invoke(cli, [
             "montana", "winrate", "--movable-twos", "--redeals", "0", "--hop-budgets", "none",
-            "--seed", "488", "--deals", "1", "--seconds", "6", "--scheduler", address,
+            "--seed", "488", "--deals", "1", "--max-seconds", "6", "--scheduler", address,
             "--json"])
     assert out.exit_code == 0, out.output
     summary = json.loads(out.output)

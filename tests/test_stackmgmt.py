@@ -93,11 +93,16 @@ def test_json_lines():
 def test_brute_limit_is_not_an_answer():
     case = parse_contest(SAMPLE)[0]
     assert solve_brute(case).solved
-    limited = solve_brute(parse_contest(SAMPLE)[1], Limits(nodes=1))
-    assert verdict_word(limited) == "LIMIT"
-    assert "Case #2: LIMIT" in run("solve", "--brute", "--max-nodes", "1", input=SAMPLE).output
+    for limits, by in ((Limits(states=1), "states"), (Limits(nodes=1), "nodes")):
+        limited = solve_brute(parse_contest(SAMPLE)[1], limits)
+        assert verdict_word(limited) == "LIMIT"
+        assert limited.details["stopped_by"] == {"limit": by, "value": 1}
+    assert "Case #2: LIMIT" in run("solve", "--brute", "--max-states", "1", input=SAMPLE).output
     big = generate("blocked", 60, 40, None, seed=1)
-    assert solve_brute(big, Limits(seconds=0.2)).status is Status.LIMIT
+    limited = solve_brute(big, Limits(seconds=0.2))
+    assert limited.status is Status.LIMIT
+    assert limited.details["stopped_by"] == {"limit": "seconds", "value": 0.2}
+    assert limited.nodes >= limited.details["states"] > 1
 
 
 BAD = [
@@ -198,11 +203,12 @@ def test_generator_sizes_are_refused_in_one_line(tmp_path, args, message):
 
 
 def test_brute_force_is_bounded_by_default():
-    """Without --max-nodes the oracle stores what fits in 2 GB; a large case says LIMIT."""
+    """Without --max-states the oracle stores what fits in 2 GB; a large case says LIMIT."""
     big = format_contest([generate("blocked", 60, 40, None, seed=1)])
-    result = run("solve", "--brute", "--seconds", "0.3", "--json", input=big)
+    result = run("solve", "--brute", "--max-seconds", "0.3", "--json", input=big)
     assert result.exit_code == 0 and json.loads(result.output)["answer"] == "LIMIT"
-    result = run("solve", "--brute", "--max-nodes", "1000000000000000000", input=SAMPLE)
+    assert json.loads(result.output)["stopped_by"] == {"limit": "seconds", "value": 0.3}
+    result = run("solve", "--brute", "--max-states", "1000000000000000000", input=SAMPLE)
     assert result.exit_code == 2 and "would need" in result.output
 
 

@@ -16,15 +16,26 @@ from solvers.result import Limits
 rules_option = click.option("--rules", "rules_name", required=True,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
                                  "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.")
-#: States a search examines by default (about a minute); deals a seed skips at most (reaching
-#: deal K replays K shuffles, about 30 seconds a million).
-DEFAULT_MAX_STATES, MAX_SKIP = 20_000_000, 1_000_000
+#: Positions a search examines by default (moves played: about a minute); deals a seed skips
+#: at most (reaching deal K replays K shuffles, about 30 seconds a million).
+DEFAULT_MAX_NODES, MAX_SKIP = 20_000_000, 1_000_000
 #: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 4 kB).
 RECORD_BYTES = 5000
+#: The run settings' former names: a per-deal file begun with ``--max-states`` is resumed.
+RENAMED = {"max_states": "max_nodes"}
 
-max_states_option = click.option("--max-states", type=clitools.COUNT,
-                                 default=DEFAULT_MAX_STATES, show_default=True,
-                                 help="Stop a search after this many states: result 'limit'.")
+
+def limit_options(fn):
+    """``--max-nodes`` (positions examined: the moves a search plays; formerly ``--max-states``)
+    and ``--max-seconds``, of a deal's search; reaching either makes its result 'limit'.  The
+    search's memory is its losing-state table (``--table-bits``)."""
+    fn = clitools.option("--max-seconds", type=clitools.POSITIVE, default=None,
+                         help="Stop a deal's search after this many seconds: result 'limit' "
+                              "[default: none].")(fn)
+    return clitools.option("--max-nodes", deprecated="--max-states", type=clitools.COUNT,
+                           default=DEFAULT_MAX_NODES, show_default=True,
+                           help="Stop a deal's search after examining this many positions "
+                                "(moves played): result 'limit'.")(fn)
 table_option = click.option("--table-bits", type=clitools.IntRange(10, 30), default=21,
                             show_default=True,
                             help="Losing-state table of 2**BITS entries (64 bytes each).")
@@ -66,13 +77,13 @@ def played(deal, rules, text: str | None):
                    "'KD from pile 6 to foundation; deal': solve the position they reach.")
 @click.option("--choices", is_flag=True,
               help="Also decide every legal move of the position: which keep the deal winnable.")
-@max_states_option
+@limit_options
 @click.option("--max-score", "maximize", is_flag=True,
               help="Search every state for the highest score, even on a lost deal.")
 @table_option
 @clitools.json_option
-def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, maximize,
-          table_bits, as_json):
+def solve(rules_name, seed, index, deck_file, moves_text, choices, max_nodes, max_seconds,
+          maximize, table_bits, as_json):
     """Solve one deal exactly, from its start or after --moves, and print the winning line of
     play (replayed by the rule book)."""
     from solvers import agnes
@@ -82,14 +93,15 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
         raise BadInput("give exactly one of --seed S (with --index K) or --deck FILE")
     deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
     board, before = played(deal, rules, moves_text)
-    result = agnes.solve(deal, rules, Limits(nodes=max_states), maximize=maximize,
-                         table_bits=table_bits, start=board)
+    limits = Limits(nodes=max_nodes, seconds=max_seconds)
+    result = agnes.solve(deal, rules, limits, maximize=maximize, table_bits=table_bits,
+                         start=board)
     end = agnes.replay(deal, rules, before + result.moves)
     assert end.score == result.details["max_score"], "the solver's line does not replay"
     out = {"rules": rules.name, "deal": agnes.format_deal(deal), "moves_played": len(before),
            "result": stats.OUTCOME[result.status], "states": result.nodes, **result.to_json()}
     if choices:
-        out["choices"] = stats.choices(agnes.move_verdicts(board, Limits(nodes=max_states)))
+        out["choices"] = stats.choices(agnes.move_verdicts(board, limits))
     if as_json:
         clitools.emit_json(out)
         return
@@ -98,7 +110,7 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
     click.echo(str(board))
     verdict = {"won": "won", "lost": "lost (no line of play wins)"}.get(out["result"]) or \
         f"unknown: the search stopped at {agnes.limit_text(result)}"
-    click.echo(f"result: {verdict}; {result.nodes} states, {result.seconds:.3f} s; "
+    click.echo(f"result: {verdict}; {result.nodes} nodes, {result.seconds:.3f} s; "
                f"max score {result.details['max_score']}"
                + ("" if result.details["max_score_exact"] else " (best found)"))
     if choices:
@@ -109,14 +121,15 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
             click.echo(f"{number:4d}. {move}")
 
 
-def solve_deal(spec: tuple, rules, max_states: int | None, table_bits: int) -> dict:
+def solve_deal(spec: tuple, rules, max_nodes: int | None, table_bits: int,
+               max_seconds: float | None = None) -> dict:
     """A win-rate run's function: ``(index, deal)`` -> its per-deal line (the fields of
     docs/runs.md, ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped
-    it)."""
+    it, ``nodes``, ``depth`` or ``seconds``; ``states`` counts the positions examined)."""
     from solvers import agnes
     index, deal = spec
-    result = agnes.solve(deal, rules, Limits(nodes=max_states), table_bits=table_bits,
-                         with_moves=False)
+    result = agnes.solve(deal, rules, Limits(nodes=max_nodes, seconds=max_seconds),
+                         table_bits=table_bits, with_moves=False)
     record = {"index": index, "result": stats.OUTCOME[result.status], "states": result.nodes,
               "max_score": result.details["max_score"], "seconds": round(result.seconds, 6)}
     if "stopped_by" in result.details:
@@ -159,24 +172,26 @@ def summarize(records: list[dict], settings: dict) -> dict:
               help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
 @click.option("--start", type=clitools.IntRange(0, MAX_SKIP), default=0, show_default=True,
               help="First deal index (to split a long run).")
-@max_states_option
+@limit_options
 @table_option
 @clitools.run_options
 @clitools.json_option
-def winrate(rules_name, deals, seed, start, max_states, table_bits, run, as_json):
+def winrate(rules_name, deals, seed, start, max_nodes, max_seconds, table_bits, run, as_json):
     """Win rate over many deals: won/lost/limit counts, the rate of decided deals with a Wilson
     95% interval, and its band with the limits counted lost and won."""
     from solvers import agnes
     rules = agnes.parse_rules(rules_name)
     check_table(table_bits, 1 if run["scheduler"] else run["jobs"])
     specs = list(enumerate(agnes.deals_from_seed(seed, start, deals), start))
-    settings = {"rules": rules.name, "seed": seed, "max_states": max_states,
+    settings = {"rules": rules.name, "seed": seed, "max_nodes": max_nodes,
+                **({"max_seconds": max_seconds} if max_seconds is not None else {}),
                 "table_bits": table_bits}
     started = time.perf_counter()
-    records = list(runs.run(partial(solve_deal, rules=rules, max_states=max_states,
-                                    table_bits=table_bits), specs,
+    records = list(runs.run(partial(solve_deal, rules=rules, max_nodes=max_nodes,
+                                    table_bits=table_bits, max_seconds=max_seconds), specs,
                             key="index", spec_key=lambda spec: spec[0],
                             fingerprint={"command": "agnes winrate", **settings},
+                            renamed=RENAMED,
                             check=check_solved,
                             setup=partial(warm_up, table_bits), desc=rules.name, **run))
     summary = {**summarize(records, {**settings, "start": start}),
@@ -187,7 +202,7 @@ def winrate(rules_name, deals, seed, start, max_states, table_bits, run, as_json
     click.echo(stats.format_win_summary(f"{rules.name}, deals {start}..{start + deals - 1} of "
                                         f"seed {seed}", summary))
     s = summary["states"]
-    click.echo(f"  states per decided deal: mean {s['mean']:.1f}, sd {s['sd']:.1f}, "
+    click.echo(f"  nodes per decided deal: mean {s['mean']:.1f}, sd {s['sd']:.1f}, "
                f"max {s['max']}; solver time {summary['seconds']['total']:.1f} s")
 
 

@@ -1,7 +1,6 @@
 """``puzzlegen montana``: solve a game (every round's moves) and measure win rates."""
 from __future__ import annotations
 
-import math
 import time
 from functools import partial
 
@@ -35,15 +34,16 @@ def rule_options(fn):
                      show_default=True,
                      help="Layouts kept per round (the transposition table); more ends the "
                           "round with 'limit'."),
-        click.option("--seconds", type=clitools.FLOAT, default=None,
-                     help="Time limit of a deal's search, shared by its rounds (default none)."),
+        clitools.option("--max-seconds", deprecated="--seconds", type=clitools.POSITIVE,
+                        default=None, help="Time limit of a deal's search, shared by its "
+                                           "rounds (default none)."),
         click.option("--max-nodes", type=clitools.COUNT, default=None,
                      help="Moves a deal's search may make, shared by its rounds (default none; "
-                          f"with --forget and no --seconds, {FORGET_MAX_NODES:,})."),
+                          f"with --forget and no --max-seconds, {FORGET_MAX_NODES:,})."),
         click.option("--forget", is_flag=True,
                      help="When a round's table is full, forget searched layouts that cannot "
                           "recur (searched again if met again) rather than stop: the same "
-                          "answer, ended only by --max-nodes or --seconds."),
+                          "answer, ended only by --max-nodes or --max-seconds."),
         click.option("--prune", is_flag=True,
                      help="Skip layouts whose stuck cards bound them below the best seen "
                           "(sound; slower on random deals, see docs/montana.md)."),
@@ -92,12 +92,10 @@ def _search(budgets: str, pass_states: int, no_columns: bool, no_bound: bool,
                   safe=not no_safe, hop_budgets=parse_budgets(budgets), pass_states=pass_states)
 
 
-def _limits(seconds: float | None, max_nodes: int | None, forget: bool, redeals: int,
+def _limits(max_seconds: float | None, max_nodes: int | None, forget: bool, redeals: int,
             max_states: int, rules: Rules, search: Search, jobs: int = 1) -> Limits:
     """The limits of the options, checked before any work (the tables of ``jobs`` processes
     must fit in memory); a ``forget`` search given no limit gets :data:`FORGET_MAX_NODES`."""
-    if seconds is not None and not 0 < seconds < math.inf:
-        raise BadInput(f"--seconds must be positive and finite, got {seconds}")
     if redeals < 0:
         raise BadInput(f"--redeals must be at least 0, got {redeals}")
     states = table_states(rules, max_states, search)
@@ -105,9 +103,9 @@ def _limits(seconds: float | None, max_nodes: int | None, forget: bool, redeals:
         else f"--pass-states {search.pass_states}"
     clitools.check_memory(sized_by + (f" with {jobs} jobs" if jobs > 1 else ""),
                           jobs * table_bytes(states, rules.ranks))
-    if forget and max_nodes is None and seconds is None:
+    if forget and max_nodes is None and max_seconds is None:
         max_nodes = FORGET_MAX_NODES
-    return Limits(nodes=max_nodes, seconds=seconds)
+    return Limits(nodes=max_nodes, seconds=max_seconds)
 
 
 cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals, win rates.")
@@ -125,8 +123,8 @@ cli = clitools.group("montana", help="Montana (Gaps): solve a game with redeals,
 @rule_options
 @clitools.json_option
 def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_twos, max_states,
-              seconds, max_nodes, forget, prune, hop_budgets, pass_states, no_columns, no_bound,
-              no_reach, no_safe, as_json):
+              max_seconds, max_nodes, forget, prune, hop_budgets, pass_states, no_columns,
+              no_bound, no_reach, no_safe, as_json):
     """Solve a game: each round exactly for the most locked cards, then a seeded redeal.
 
     DEAL lists the 4N cards row-major, aces included (they become the gaps), e.g. for
@@ -134,7 +132,7 @@ def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_tw
     """
     rules = _rules(ranks, gaps, movable_twos)
     search = _search(hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe)
-    limits = _limits(seconds, max_nodes, forget, redeals, max_states, rules, search)
+    limits = _limits(max_seconds, max_nodes, forget, redeals, max_states, rules, search)
     if (seed is None) == (not deal):
         raise BadInput("give either a DEAL or --seed, not both and not neither")
     cells = deal_from_seed(seed, ranks) if seed is not None else parse_deal(" ".join(deal), ranks)
@@ -158,9 +156,20 @@ def solve_cmd(deal, seed, redeal_seed, choices, ranks, redeals, gaps, movable_tw
         click.echo(format_grid(rnd.deal, ranks))
         click.echo("moves: " + (" ".join(str(m) for m in r.moves) or "(none)"))
     click.echo(f"{'won' if result.details['won'] else 'not won'}"
-               f"{' (stopped by a limit)' if result.status is Status.LIMIT else ''}")
+               + (f": stopped by {limit_text(result.details['stopped_by'])}"
+                  if result.status is Status.LIMIT else ""))
     if choices:
         clitools.echo_choices(out["choices"], "the game")
+
+
+def limit_text(stop: dict) -> str:
+    """The limit that stopped a game, for people: "the limit of 1,000 moves (--max-nodes)"."""
+    value = stop["value"]
+    return {"states": lambda: f"the limit of {value:,} layouts in a round's table (--max-states)",
+            "nodes": lambda: f"the limit of {value:,} moves (--max-nodes)",
+            "seconds": lambda: f"the time limit of {value:g} s (--max-seconds)",
+            "depth": lambda: f"the depth limit of {value:,} moves in one line of play",
+            }[stop["limit"]]()
 
 
 def play(seed: int, rules: Rules, redeals: int, limits: Limits, max_states: int,
@@ -214,6 +223,8 @@ def _print_tally(label: str, t: dict) -> None:
 
 #: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 1 kB).
 RECORD_BYTES = 1500
+#: The run settings' former names: a per-deal file begun with ``--seconds`` is resumed.
+RENAMED = {"seconds_limit": "max_seconds"}
 
 
 @cli.command("winrate")
@@ -224,17 +235,17 @@ RECORD_BYTES = 1500
 @rule_options
 @clitools.run_options
 @clitools.json_option
-def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, seconds, max_nodes,
-                forget, prune, hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe,
-                run, as_json):
+def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, max_seconds,
+                max_nodes, forget, prune, hop_budgets, pass_states, no_columns, no_bound,
+                no_reach, no_safe, run, as_json):
     """Win rate over seeded deals: won/lost/limit counts, the rate of decided deals with a
     Wilson 95% interval, and its band with the limits counted lost and won."""
     rules = _rules(ranks, gaps, movable_twos)
     search = _search(hop_budgets, pass_states, no_columns, no_bound, no_reach, no_safe)
-    limits = _limits(seconds, max_nodes, forget, redeals, max_states, rules, search,
+    limits = _limits(max_seconds, max_nodes, forget, redeals, max_states, rules, search,
                      1 if run["scheduler"] else run["jobs"])
     settings = {"ranks": ranks, "redeals": redeals, "gaps": gaps, "movable_twos": movable_twos,
-                "max_states": max_states, "seconds_limit": seconds, "prune": prune,
+                "max_states": max_states, "max_seconds": max_seconds, "prune": prune,
                 **({"search": vars(search)} if movable_twos else {}),
                 **({"max_nodes": limits.nodes} if limits.nodes is not None else {}),
                 **({"forget": True} if forget else {})}
@@ -244,6 +255,7 @@ def winrate_cmd(deals, seed, ranks, redeals, gaps, movable_twos, max_states, sec
                                  forget=forget),
                          range(seed, seed + deals), key="seed",
                          fingerprint={"command": "montana winrate", **settings},
+                         renamed=RENAMED,
                          check=partial(check_play, rules=rules, redeals=redeals),
                          setup=warm_up, desc="montana", **run))
     summary = {**summarize(rows, {"seed": seed, **settings}),

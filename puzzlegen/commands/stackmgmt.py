@@ -32,31 +32,33 @@ def _read(file: str) -> str:
 @click.argument("file", required=False, default="-")
 @click.option("--brute", is_flag=True,
               help="Use the exhaustive oracle (every play) instead of the graph-path checker.")
-@click.option("--max-nodes", type=clitools.IntRange(1), default=None,
-              help="With --brute: positions stored per case before giving up with LIMIT "
-                   "[default: as many as fit in 2 GB].")
-@click.option("--seconds", type=clitools.POSITIVE, default=BRUTE_SECONDS, show_default=True,
-              help="With --brute: time per case before giving up with LIMIT.")
+@clitools.option("--max-states", deprecated="--max-nodes", type=clitools.COUNT, default=None,
+                 help="With --brute: positions stored per case (its memory) before giving up "
+                      "with LIMIT [default: as many as fit in 2 GB].")
+@clitools.option("--max-seconds", deprecated="--seconds", type=clitools.POSITIVE,
+                 default=BRUTE_SECONDS, show_default=True,
+                 help="With --brute: time per case before giving up with LIMIT.")
 @click.option("--explain", is_flag=True,
               help="After each POSSIBLE case, print a winning line, one move a line.")
 @clitools.json_option
-def solve_cmd(file, brute, max_nodes, seconds, explain, as_json):
+def solve_cmd(file, brute, max_states, max_seconds, explain, as_json):
     """Decide every case of a contest input FILE (default: stdin).
 
     Prints 'Case #x: POSSIBLE' or 'Case #x: IMPOSSIBLE' ('LIMIT' if --brute, which is meant
     for small cases, ran out of positions or time).  --explain adds the moves, indented, as
     'remove (V,S) from A' and 'move (V,S) from A to B' with stacks numbered from 1 in the
-    order of the case's line.  --json prints one JSON object a case instead (JSON lines).
+    order of the case's line.  --json prints one JSON object a case instead (JSON lines; a
+    LIMIT case names its limit in stopped_by).
     """
     cases = parse_contest(_read(file))
-    if brute and max_nodes is not None:
-        clitools.check_memory(f"--max-nodes {max_nodes}",
-                              max_nodes * position_bytes(max(case.cards for case in cases)))
+    if brute and max_states is not None:
+        clitools.check_memory(f"--max-states {max_states}",
+                              max_states * position_bytes(max(case.cards for case in cases)))
     out = []
     for x, case in enumerate(cases, 1):
         if brute:
-            nodes = max_nodes or max(1, BRUTE_BYTES // position_bytes(case.cards))
-            result = solve_brute(case, Limits(nodes=nodes, seconds=seconds))
+            states = max_states or max(1, BRUTE_BYTES // position_bytes(case.cards))
+            result = solve_brute(case, Limits(states=states, seconds=max_seconds))
         else:
             result = solve(case, explain=explain)
         if as_json:

@@ -19,7 +19,7 @@ __all__ = ["MAX_LINE", "Board", "Deal", "Move", "Rules", "deal_from_seed", "deal
 _EMPTY = {"None": codes.NONE, "Any1": codes.ANY1, "AnyRun": codes.ANYRUN,
           "High1": codes.HIGH1, "HighRun": codes.HIGHRUN}
 _STATUS = {codes.WON: Status.SOLVED, codes.LOST: Status.UNSOLVABLE,
-           codes.STATE_LIMIT: Status.LIMIT, codes.DEPTH_LIMIT: Status.LIMIT,
+           codes.NODE_LIMIT: Status.LIMIT, codes.DEPTH_LIMIT: Status.LIMIT,
            codes.TIME_LIMIT: Status.LIMIT}
 #: The moves a line of play may have; a longer one stops the search with ``limit``.
 MAX_LINE = codes.MAX_DEPTH - 2
@@ -112,8 +112,11 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
     """Solve ``deal`` under ``rules`` exactly, from its start or from ``start`` (a position of
     it reached by play): ``solved`` (with the winning moves),
     ``unsolvable`` or ``limit``; a ``limit`` result names the limit that stopped the search in
-    ``details["stopped_by"]``: ``{"limit": "states" | "depth" | "seconds", "value": ...}`` (the
-    depth limit is :data:`MAX_LINE` moves in one line of play).
+    ``details["stopped_by"]``: ``{"limit": "nodes" | "depth" | "seconds", "value": ...}`` (the
+    depth limit is :data:`MAX_LINE` moves in one line of play).  ``limits.nodes`` caps the
+    positions examined (the moves played; ``nodes`` counts them) and ``limits.seconds`` the
+    time; the memory is the losing-state table's alone (``table_bits``), so ``limits.states``
+    is not read here (``solvers.agnes.game`` turns it into a node cap and a table size).
 
     ``maximize`` searches every reachable state for the highest score (cards on the
     foundations) instead of stopping early on a dead deal; ``value`` is that score, exact unless
@@ -141,7 +144,7 @@ def solve(deal: Deal, rules: Rules, limits: Limits = Limits(), maximize: bool = 
     exact = maximize and _STATUS[status] is not Status.LIMIT or status == codes.WON
     details = {"rules": rules.name, "max_score": int(best), "max_score_exact": bool(exact)}
     if _STATUS[status] is Status.LIMIT:
-        details["stopped_by"] = {codes.STATE_LIMIT: {"limit": "states", "value": limits.nodes},
+        details["stopped_by"] = {codes.NODE_LIMIT: {"limit": "nodes", "value": limits.nodes},
                                  codes.DEPTH_LIMIT: {"limit": "depth", "value": MAX_LINE},
                                  codes.TIME_LIMIT: {"limit": "seconds",
                                                      "value": limits.seconds}}[status]
@@ -162,8 +165,9 @@ def move_verdicts(board: Board, limits: Limits = Limits()) -> list[tuple[Move, S
 
 
 def limit_text(result: SolveResult) -> str:
-    """The limit that stopped a search, for people: "the limit of 20,000,000 states"."""
+    """The limit that stopped a search, for people: "the limit of 20,000,000 nodes"."""
     stop = result.details["stopped_by"]
-    return {"states": f"the limit of {stop['value']:,} states",
+    return {"nodes": f"the limit of {stop['value']:,} nodes",
+            "states": f"the limit of {stop['value']:,} states",
             "depth": f"the depth limit of {stop['value']:,} moves in one line of play",
             "seconds": f"the time limit of {stop['value']:g} s"}[stop["limit"]]

@@ -12,7 +12,7 @@ TABLE = 16     # transposition table of losing states
 ALL = 31
 
 WON, LOST = 0, 1
-STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT = 2, 3, 4   # which limit stopped the search
+NODE_LIMIT, DEPTH_LIMIT, TIME_LIMIT = 2, 3, 4   # which limit stopped the search
 MAX_DEPTH = 1 << 18   # a line of play may reach MAX_DEPTH - 2 moves; a longer one stops the search
 WORDS = 7             # words of a state's encoding in the losing-state table
 FRAMES = 7            # figures the search keeps per depth of its line

@@ -163,7 +163,7 @@ class AgnesGame(Designable):
         result = api.solve(deal, rules, Limits(nodes=cap, seconds=limits.seconds),
                            table_bits=bits)
         stop = result.details.get("stopped_by")
-        if stop and stop["limit"] == "states":
+        if stop and stop["limit"] == "nodes":
             result.details["stopped_by"] = {"limit": by, "value": cap}
         return result
 

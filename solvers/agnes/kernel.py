@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from solvers.agnes.codes import (ALL, ANY1, ANYRUN, DEAD, DEPTH_LIMIT, EMPTY, HIGH1,  # noqa: F401
-                                 HIGHRUN, LOST, MAX_DEPTH, NONE, SAFE, STATE_LIMIT, SYMMETRY,
+                                 HIGHRUN, LOST, MAX_DEPTH, NODE_LIMIT, NONE, SAFE, SYMMETRY,
                                  TABLE, TIME_LIMIT, WON, WORDS)
 from solvers.jit import leaf
 from solvers.timing import now
@@ -344,8 +344,10 @@ def search(deck, start_piles, start_ln, start_hid, start_found, stock, same_suit
     with a fresh ``epoch`` each, 1..2**31).  ``frames`` (FRAMES x MAX_DEPTH + 1), ``hashes`` and
     ``path_enc`` (MAX_DEPTH x WORDS) hold the line being searched: scratch space, reused by
     every solve so that a small one pays for no large allocation.
+    ``max_nodes`` caps the positions examined (the start and each move played; -1: no cap) and
+    ``max_seconds`` the time (-1.0: none); the table's size is its only memory.
     Returns (status, nodes, max_score, line length): status WON, LOST or the limit that stopped
-    the search (STATE_LIMIT, DEPTH_LIMIT, TIME_LIMIT); ``line`` receives the
+    the search (NODE_LIMIT, DEPTH_LIMIT, TIME_LIMIT); ``line`` receives the
     winning moves, or (if not won) a line of play reaching ``max_score``.
     """
     piles = start_piles.copy()
@@ -396,7 +398,7 @@ def search(deck, start_piles, start_ln, start_hid, start_found, stock, same_suit
             stock = _undo(piles, ln, hid, found, stock, played[d], undo[d])
             continue
         if max_nodes >= 0 and nodes >= max_nodes:
-            return STATE_LIMIT, nodes, best, best_len
+            return NODE_LIMIT, nodes, best, best_len
         if d + 2 >= MAX_DEPTH:
             return DEPTH_LIMIT, nodes, best, best_len
         m = buf[start[d] + count[d] - 1 - nexti[d]]

@@ -287,6 +287,9 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
     stop: they are searched again if met again, so the answer and line are those of an
     unbounded table and only ``limits`` (nodes, seconds) end the round early; ``details``
     then counts ``forgotten`` layouts (``states`` counts a layout stored again each time).
+    A ``LIMIT`` round names the limit that stopped it in ``details["stopped_by"]``:
+    ``{"limit": "states" | "nodes" | "seconds" | "depth", "value": ...}`` (``states``: the
+    table held ``max_states`` layouts; ``depth``: a line of :data:`MAX_DEPTH` moves).
     """
     check_layout(cells, rules)
     if max_states < 1:
@@ -317,9 +320,15 @@ def solve_round(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules =
             break
     outcome = {kernel.WON: Status.SOLVED, kernel.EXHAUSTED: Status.UNSOLVABLE,
                kernel.LIMIT: Status.LIMIT}[status]
-    return SolveResult(outcome, line, nodes, seconds, int(best),
-                       {"states": states, "pass": budget if budget >= 0 else None,
-                        "table": int(stored) - int(lost), "forgotten": forgotten})
+    details = {"states": states, "pass": budget if budget >= 0 else None,
+               "table": int(stored) - int(lost), "forgotten": forgotten}
+    if outcome is Status.LIMIT:  # the last pass's limit: a pass whose table filled gave way
+        details["stopped_by"] = (
+            {"limit": "states", "value": cap} if table and int(stored) - int(lost) >= cap else
+            {"limit": "nodes", "value": limits.nodes} if 0 <= node_cap <= int(made) else
+            {"limit": "seconds", "value": limits.seconds} if 0 <= second_cap <= spent else
+            {"limit": "depth", "value": MAX_DEPTH})
+    return SolveResult(outcome, line, nodes, seconds, int(best), details)
 
 
 @dataclass
@@ -330,8 +339,10 @@ class Round:
     result: SolveResult
 
     def to_json(self) -> dict:
+        stop = self.result.details.get("stopped_by")
         return {"deal": format_deal(self.deal), "moves": [m.to_json() for m in self.result.moves],
                 "locked": self.result.value, "status": self.result.status.value,
+                **({"stopped_by": stop} if stop else {}),
                 "states": self.result.details["states"], "nodes": self.result.nodes,
                 "pass": self.result.details["pass"]}
 
@@ -344,8 +355,9 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     ``SOLVED`` when a round is won, ``UNSOLVABLE`` when every round was searched to the end
     without a win, ``LIMIT`` when a round hit a limit (the game stops there).  The rounds share
     ``limits.nodes`` and ``limits.seconds``; ``max_states`` bounds each round's table (see
-    :func:`solve_round` for ``forget``).  ``details``:
-    ``won`` and ``rounds`` (a list of :class:`Round`); ``moves`` is every round's moves in order.
+    :func:`solve_round` for ``forget``).  ``details``: ``won``, ``rounds`` (a list of
+    :class:`Round`), ``states``, and for ``LIMIT`` ``stopped_by`` (as :func:`solve_round`'s,
+    the value the game's limit); ``moves`` is every round's moves in order.
     Each round's line is replayed by the rule book (``rules.replay``), which must reach the
     locked cards the search claims (else ``AssertionError``: a solver bug, never a result).
     """
@@ -358,11 +370,16 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
     while True:
         left = limits.after(nodes, seconds)
         if left.nodes == 0 or left.seconds == 0.0:  # the shared budget is spent: no search
+            by = "nodes" if left.nodes == 0 else "seconds"
             result = SolveResult(Status.LIMIT, [], 0, 0.0, locked_count(layout, rules.ranks),
-                                 {"states": 0, "pass": None, "table": 0, "forgotten": 0})
+                                 {"states": 0, "pass": None, "table": 0, "forgotten": 0,
+                                  "stopped_by": {"limit": by, "value": None}})
         else:
             result = solve_round(layout, left, rules, max_states, prune=prune, search=search,
                                  forget=forget)
+        stop = result.details.get("stopped_by")
+        if stop and stop["limit"] in ("nodes", "seconds"):  # the game's, shared by its rounds
+            stop["value"] = getattr(limits, stop["limit"])
         nodes, seconds = nodes + result.nodes, seconds + result.seconds
         rounds.append(Round(layout, result))
         reached = replay(layout, result.moves, rules)  # the rule book checks every line
@@ -374,15 +391,21 @@ def solve(cells: Sequence[Cell], limits: Limits = Limits(), rules: Rules = Rules
             break
         layout = redeal(reached, rules, rng)
     last = rounds[-1].result
+    details = {"won": last.status is Status.SOLVED, "rounds": rounds,
+               "states": sum(r.result.details["states"] for r in rounds)}
+    if "stopped_by" in last.details:
+        details["stopped_by"] = last.details["stopped_by"]
     return SolveResult(last.status, [m for r in rounds for m in r.result.moves],
                        sum(r.result.nodes for r in rounds), sum(r.result.seconds for r in rounds),
-                       last.value, {"won": last.status is Status.SOLVED, "rounds": rounds,
-                                    "states": sum(r.result.details["states"] for r in rounds)})
+                       last.value, details)
 
 
 def game_json(result: SolveResult) -> dict:
-    """JSON fields of a game: status, won, locked, rounds, states, nodes, seconds."""
-    return {"status": result.status.value, "won": result.details["won"], "locked": result.value,
+    """JSON fields of a game: status (and for ``limit`` ``stopped_by``), won, locked, rounds,
+    states, nodes, seconds."""
+    stop = result.details.get("stopped_by")
+    return {"status": result.status.value, **({"stopped_by": stop} if stop else {}),
+            "won": result.details["won"], "locked": result.value,
             "rounds": [r.to_json() for r in result.details["rounds"]],
             "states": result.details["states"], "nodes": result.nodes,
             "seconds": round(result.seconds, 6)}

@@ -42,14 +42,23 @@ def solve(case: Case, explain: bool = False) -> SolveResult:
 
 
 def solve_brute(case: Case, limits: Limits = Limits()) -> SolveResult:
-    """Decide ``case`` by trying every play; ``limit`` if ``limits.nodes`` positions or
-    ``limits.seconds`` run out first."""
+    """Decide ``case`` by trying every play; ``limit`` if ``limits.states`` positions stored
+    (its memory), ``limits.nodes`` positions examined or ``limits.seconds`` run out first.
+    ``nodes`` counts the positions examined, ``details["states"]`` those stored; a ``limit``
+    result names its limit in ``details["stopped_by"]``: ``{"limit": "states" | "nodes" |
+    "seconds", "value": ...}``."""
     start = time.perf_counter()
-    line, decided, nodes = brute_force(case.stacks(), limits.nodes, limits.seconds)
+    line, decided, counts = brute_force(case.stacks(), limits.states, limits.seconds,
+                                        limits.nodes)
     _check_line(case, line or [])
     status = Status.LIMIT if not decided else Status.SOLVED if line is not None \
         else Status.UNSOLVABLE
-    return SolveResult(status, line or [], nodes=nodes, seconds=time.perf_counter() - start)
+    details: dict = {"states": counts["states"]}
+    if not decided:
+        by = counts["stopped_by"]
+        details["stopped_by"] = {"limit": by, "value": getattr(limits, by)}
+    return SolveResult(status, line or [], nodes=counts["nodes"],
+                       seconds=time.perf_counter() - start, details=details)
 
 
 def verdict_word(result: SolveResult) -> str:
