@@ -23,7 +23,13 @@ PLANS = (ROW_MAJOR, FEWEST_PARTNERS, PERTURBED, PORTFOLIO)
 
 def oracle(deal: Deal) -> tuple[bool, int]:
     """Exhaustive search written independently of the solver: (single stack?, max score)."""
-    c = deal.cols
+    return oracle_position(deal.cards, (1,) * deal.size, deal.cols)
+
+
+def oracle_position(tops: tuple, sizes: tuple, cols: int) -> tuple[bool, int]:
+    """``oracle`` from any position: the top card and stack size by cell (None and 0 when
+    empty) of a grid of ``cols`` columns."""
+    c = cols
 
     @lru_cache(maxsize=None)
     def best(tops: tuple, sizes: tuple) -> int:
@@ -37,8 +43,8 @@ def oracle(deal: Deal) -> tuple[bool, int]:
                     result = max(result, best(tuple(t), tuple(s)))
         return result
 
-    top = best(deal.cards, (1,) * deal.size)
-    return top == deal.size ** 2, top
+    top = best(tuple(tops), tuple(sizes))
+    return top == sum(sizes) ** 2, top
 
 
 @st.composite

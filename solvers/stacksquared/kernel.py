@@ -14,6 +14,32 @@ The sum over classes of (cards in the class)^2 therefore bounds every reachable 
 subtree whose bound cannot beat the best score found so far is cut.  A state seen before is never
 searched again: its leaves do not depend on the path, and the best score only grows.
 
+The single-stack search also cuts positions by the pendant rule (``pendant_dead``).  Take a top v
+and a cluster C of one or two other tops such that (a) every top compatible with a card of C is in
+C or is v, (b) no two of the cells of v and C share a line, and (c) exactly one top z outside C is
+compatible with v; let W be the other occupied cells.  Then a single stack needs z to end on top of
+its stack on a cell p in line with v's cell and with the cell of every card of C, where p is z's
+cell if W is empty, and otherwise a cell of W that z reaches from its cell in at most k line steps
+through cells of W, k the number of tops in W compatible with z.  With two cards in C no cell is in
+line with all three cells (they lie in distinct rows and columns, and a cell's row and column meet
+at most two of them): then (a), (b) and (c) alone cut.
+
+Proof: the tops of a later position are some of this one's, each on a cell occupied now; a move
+joins two compatible tops in line, the mover's top stays on top at the destination, the other is
+covered for good.  By (a) and (b) no card of C moves before one of them has a move with v, and by
+(b) v has none before it has moved.  Until then v stays on top (covered, it would leave C's cards
+no way to join z's stack), so v's first move is onto z, from v's cell, by (c).  After it no top
+outside C is compatible with v or with a card of C, and the stack topped by v only ever gets tops
+from v and C; a stack topped outside them could never join, so z's stack already held every stack
+but v's and C's.  Until then z stayed on top (covered, it would leave v no move) and gathered those
+stacks by moving onto them: each time onto a top compatible with z (by (a) none of C; not v, which
+stayed on top), covered for good, so at most k times; on a cell in line with its own, and of W (C's
+and v's cells are theirs, z's own stays empty once left); at least once if W is not empty.  Left
+are v's stack on p and C's cards on their cells.  One card x of C: x and v must join, so p is in
+line with x's cell.  Two, a and b: a first move between v and a, say, leaves the top on a's cell,
+which shares no line with b's, or on p when a moves onto v, from a cell in line with p; and b's
+cell must then be in line with p too.
+
 The first part holds the pieces other kernels share (``tree``, grading); the second the solver's
 own search, ``solve_search`` (ahead-of-time compiled at install: ``codes.SEARCH``).
 """
@@ -281,6 +307,84 @@ def score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj, wo
     return class_bound(size, occupied, line, work_adj, work_stack)
 
 
+@leaf
+def cluster_dead(v, cluster, occupied, line, card, suit_cells, rank_cells):
+    """True when the pendant rule (see the module docstring) shows that the stacks can never
+    become one, for the top on cell ``v`` and the cells ``cluster`` of one or two tops meeting
+    (a); False when it does not, (b) or (c) failing included.  ``meet``: the cells in line with
+    v's cell and every cell of C; ``reached``: the cells z may be on after the steps so far."""
+    bit_v = ONE << np.uint64(v)
+    meet = line[v]
+    rest = cluster
+    while rest:
+        c = lowest_bit(rest)
+        rest &= rest - ONE
+        if line[c] & (cluster | bit_v):
+            return False
+        meet &= line[c]
+    to_z = partner_cells(card[v], suit_cells, rank_cells) & ~(cluster | bit_v)
+    if popcount(to_z) != 1:
+        return False
+    others = occupied & ~(cluster | bit_v | to_z)
+    if others == ZERO:
+        return meet & to_z == ZERO
+    goal = meet & others
+    if goal == ZERO:
+        return True
+    steps = popcount(partner_cells(card[lowest_bit(to_z)], suit_cells, rank_cells) & others)
+    reached = to_z
+    frontier = to_z
+    while steps > 0 and frontier != ZERO and reached & goal == ZERO:
+        steps -= 1
+        grown = ZERO
+        while frontier:
+            c = lowest_bit(frontier)
+            frontier &= frontier - ONE
+            grown |= line[c]
+        frontier = grown & others & ~reached
+        reached |= frontier
+    return reached & goal == ZERO
+
+
+@leaf
+def pendant_dead(card, occupied, line, suit_cells, rank_cells):
+    """True when the pendant rule (see the module docstring) shows that the stacks can never
+    become one, for the clusters found from a top x with one or two compatible tops: with one,
+    y, the cluster {x} and v = y; with two, p and q, the cluster {x, q} and v = p when q's
+    compatible tops are x and p only, and the same with p and q swapped.  Only a card whose suit
+    tops at most three cells (its own included) can have two compatible tops or fewer."""
+    rest = ZERO
+    for s in range(4):
+        if popcount(suit_cells[s]) <= 3:
+            rest |= suit_cells[s]
+    while rest:
+        x = lowest_bit(rest)
+        rest &= rest - ONE
+        bit_x = ONE << np.uint64(x)
+        to_x = partner_cells(card[x], suit_cells, rank_cells) & ~bit_x
+        count = popcount(to_x)
+        if count == 1:
+            if cluster_dead(lowest_bit(to_x), bit_x, occupied, line, card, suit_cells,
+                            rank_cells):
+                return True
+        elif count == 2:
+            p = lowest_bit(to_x)
+            q = lowest_bit(to_x & (to_x - ONE))
+            bit_p = ONE << np.uint64(p)
+            bit_q = ONE << np.uint64(q)
+            # v = p and the cluster {x, q}, then v = q and the cluster {x, p}; each pair is
+            # tried from both of its cards, which costs a test but no bookkeeping.
+            if (partner_cells(card[q], suit_cells, rank_cells) & ~(bit_x | bit_p | bit_q) == ZERO
+                    and cluster_dead(p, bit_x | bit_q, occupied, line, card, suit_cells,
+                                     rank_cells)):
+                return True
+            if (partner_cells(card[p], suit_cells, rank_cells) & ~(bit_x | bit_p | bit_q) == ZERO
+                    and cluster_dead(q, bit_x | bit_p, occupied, line, card, suit_cells,
+                                     rank_cells)):
+                return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def set_byte(key, i, value):
     """Byte ``i`` of a key packed as by ``pack_state`` becomes ``value``."""
@@ -451,7 +555,8 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
     best_to = np.empty(n, dtype=np.int64)
     ceiling = min(ceiling, score_bound(card, size, occupied, line, suit_cells, rank_cells,
                                        work_adj, work_stack))
-    if best >= ceiling or (single and ceiling < n * n):
+    if best >= ceiling or (single and (ceiling < n * n or pendant_dead(
+            card, occupied, line, suit_cells, rank_cells))):
         return DONE, best, best_from[:0], best_to[:0], 0, 0
 
     words = (n + 7) >> 3
@@ -613,12 +718,14 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
             # is probed: it would be cut again on every visit, so storing it buys nothing.
             if single:
                 # cannot_merge, from the masks: is the compatibility graph of the tops, then the
-                # shared-line graph of the cells, connected?
+                # shared-line graph of the cells, connected?  Then the pendant rule.
                 first = lowest_bit(occupied)
                 reached = partner_component(first, occupied, card, suit_cells, rank_cells)
                 if reached == occupied:
                     reached = component(first, occupied, line)
                 bound = n * n if reached == occupied else 0
+                if bound > 0 and pendant_dead(card, occupied, line, suit_cells, rank_cells):
+                    bound = 0
             else:
                 bound = score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj,
                                     work_stack)
