@@ -85,11 +85,12 @@ def test_montana_max_seconds_and_max_nodes():
     assert out["stopped_by"] == {"limit": "nodes", "value": 5000} and out["nodes"] == 5000
     assert run(*MONTANA, "--max-nodes", "5000").stdout.splitlines()[-1] == \
         "not won: stopped by the limit of 5,000 moves (--max-nodes)"
-    small = run("montana", "solve", "--seed", "1", "--redeals", "0", "--max-states", "1000")
+    small = run("montana", "solve", "--seed", "1", "--redeals", "0", "--max-states", "1000",
+                "--no-forget")
     assert small.stdout.splitlines()[-1] == \
         "not won: stopped by the limit of 1,000 layouts in a round's table (--max-states)"
     out = json.loads(run("montana", "solve", "--seed", "1", "--redeals", "0", "--max-states",
-                         "1000", "--json").stdout)
+                         "1000", "--no-forget", "--json").stdout)
     assert out["stopped_by"] == {"limit": "states", "value": 1000}
 
 

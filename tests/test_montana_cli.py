@@ -54,7 +54,8 @@ def test_winrate_json_counts():
 
 def test_winrate_counts_limits_separately(tmp_path):
     per_deal = tmp_path / "deals.jsonl"
-    result = run("winrate", "--deals", 3, "--max-states", 5, "--per-deal", per_deal, "--json")
+    result = run("winrate", "--deals", 3, "--max-states", 5, "--no-forget", "--per-deal", per_deal,
+                 "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     lines = list(read_records(per_deal))

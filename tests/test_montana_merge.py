@@ -30,7 +30,7 @@ def chunks(tmp_path_factory):
     """Seeds 0..11 and 12..23 with a table too small for some deals."""
     folder = tmp_path_factory.mktemp("chunks")
     for seed in (0, 12):
-        winrate("--deals", 12, "--seed", seed, "--max-states", 400,
+        winrate("--deals", 12, "--seed", seed, "--max-states", 400, "--no-forget",
                 "--per-deal", folder / f"seed{seed}.jsonl")
     return [folder / "seed0.jsonl", folder / "seed12.jsonl"]
 
@@ -45,7 +45,7 @@ def test_merged_chunks_with_their_limits_resolved_are_the_run_of_the_bigger_tabl
     proc = merge(*chunks, *RULES, *resolve)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    whole = winrate("--deals", 24, "--max-states", 1_000_000)
+    whole = winrate("--deals", 24, "--max-states", 1_000_000, "--no-forget")
     assert out["resolved"] > 0 and out["limit"] == whole["limit"] == 0
     assert out["checked_same"] == (3 if "--check" in resolve else 0)
     for key in ("deals", "won", "lost", "win_rate"):
