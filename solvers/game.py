@@ -104,6 +104,8 @@ class Game(ABC):
     title: str = ""
     #: The rules used when none are named.
     default_rules: str = ""
+    #: The limits of a solve whose user names none: an answer within a minute.
+    default_limits: Limits = Limits(seconds=60.0)
 
     @abstractmethod
     def variants(self) -> list[str]:

@@ -62,8 +62,23 @@ def pack(folder) -> Path:
 
 
 def test_the_command_line_lists_and_runs_the_new_game(folder):
-    assert "Near Swaps: generate, grade." in puzzlegen("--help")
-    assert {"grade", "generate"} <= set(puzzlegen("swaps", "--help").split())
+    assert "Near Swaps: generate, grade, solve." in puzzlegen("--help")
+    assert {"grade", "generate", "solve"} <= set(puzzlegen("swaps", "--help").split())
+
+
+def test_the_new_game_solves_exactly_from_the_contract(folder):
+    """``solve`` comes from the contract: a win (two swaps), no win, and a limit."""
+    won = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--json", "2S AS 3S 5S 4S 6S"))
+    assert won["status"] == "solved" and sorted(won["moves"]) == ["2S-AS", "5S-4S"]
+    text = puzzlegen("swaps", "solve", "--rules", "6", "2S AS 3S 5S 4S 6S")
+    assert "solved (" in text and "solution: " in text
+    lost = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--json", "6S 5S 4S 3S 2S AS"))
+    assert lost["status"] == "unsolvable" and lost["moves"] == []
+    stopped = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--max-states", "1",
+                                   "--json", "2S AS 3S 5S 4S 6S"))
+    assert stopped["status"] == "limit"
+    bad = CliRunner().invoke(cli, ["swaps", "solve", "--rules", "6", "2S AS"])
+    assert bad.exit_code == 2 and bad.output.startswith("error: ")
 
 
 def test_a_grade_is_the_same_for_both_copies_of_a_deal(pack):
