@@ -31,11 +31,12 @@ def pyplot():
 
 
 def hardness_plot(plt) -> None:
-    files = [path for path in sorted((ROOT / "benchmarks/calibration").glob("[0-9]*x*.jsonl"))
-             if tuple(map(int, path.stem.split("x"))) not in UNGRADED]  # graded grids
+    grids = {path: tuple(map(int, path.stem.removeprefix("calibration-").split("x")))
+             for path in sorted((ROOT / "solvers/stacksquared").glob("calibration-*.jsonl"))}
+    files = [path for path, grid in grids.items() if grid not in UNGRADED]  # graded grids
     fig, axes = plt.subplots(1, len(files), figsize=(4 * len(files), 3.2), sharey=True)
     for ax, path in zip(np.atleast_1d(axes), files):
-        rows, cols = map(int, path.stem.split("x"))
+        rows, cols = grids[path]
         values = [r["hardness"] for r in map(json.loads, path.open()) if r.get("hardness")]
         ax.hist(values, bins=60, color="#6a8caf")
         ax.set_yscale("log")

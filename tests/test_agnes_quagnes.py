@@ -1,16 +1,12 @@
 """Agreement with the peer, quagnes 1.1.0, deal by deal, for every rule variant (quick deals)."""
 import itertools
-import sys
-from pathlib import Path
 
 import pytest
 
+from agnes_peer import quagnes_solve
 from solvers.agnes import deal_from_seed, solve
 from solvers.agnes.rules import EMPTY_RULES, Rules
 from solvers.result import Status
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from agnes_peer import quagnes_solve  # noqa: E402
 
 ALL_RULES = [Rules(up, suit, empty, split) for up, suit, empty, split
              in itertools.product([True, False], [True, False], EMPTY_RULES, [True, False])]

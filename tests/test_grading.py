@@ -425,13 +425,12 @@ SHIPPED = sorted(p.relative_to(ROOT / "solvers").as_posix()
 @pytest.mark.parametrize("shipped", SHIPPED)
 def test_a_shipped_calibration_is_what_the_code_computes(shipped):
     """A calibration goes with the estimator that built it: the shipped table summarises its
-    per-deal file (benchmarks/calibration), and the two quickest winnable deals of each third of
-    that file (a file built in several runs may mix revisions) re-estimate to the figures it
-    records, the quickest beyond the measure too: a changed estimator without a rebuilt
-    calibration fails here."""
+    per-deal file (``calibration-KEY.jsonl`` beside it, not shipped), and the two quickest
+    winnable deals of each third of that file (a file built in several runs may mix revisions)
+    re-estimate to the figures it records, the quickest beyond the measure too: a changed
+    estimator without a rebuilt calibration fails here."""
     table = json.loads((ROOT / "solvers" / shipped).read_text())
-    key = Path(shipped).stem.removeprefix("calibration-")
-    records = calibration.read_figures(ROOT / "benchmarks" / "calibration" / f"{key}.jsonl")
+    records = calibration.read_figures((ROOT / "solvers" / shipped).with_suffix(".jsonl"))
     game = games.get(table["game"])
     rules = game.parse_rules(table["rules"])
     summary = calibration.summarise(game, rules, table["seed_start"], records)

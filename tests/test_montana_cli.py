@@ -101,7 +101,7 @@ def test_first_round_of_a_game_is_the_single_deal(tmp_path, extra):
                                           (Rules(6, movable_twos=True), Search(pass_states=500))])
 def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
     """The search order does not depend on the table size: re-solving a run's limit deals with a
-    bigger table gives exactly the run with that table (how benchmarks/montana_winrate.py works).
+    bigger table gives exactly the run with that table (how examples/montana_winrate.py works).
     The hop-budget passes end at their own cap, whatever the table's size."""
     small, big = ([play(seed, rules, 2, Limits(), states, False, search) for seed in range(40)]
                   for states in (3000, 1_000_000))

@@ -1,4 +1,4 @@
-"""``benchmarks/montana_winrate.py``: merging chunked win-rate runs and re-solving their limits
+"""``examples/montana_winrate.py``: merging chunked win-rate runs and re-solving their limits
 gives the run a bigger table would give; files of other rules or contradicting answers stop it."""
 import json
 import subprocess
@@ -21,7 +21,7 @@ def winrate(*args) -> dict:
 
 
 def merge(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "benchmarks/montana_winrate.py", *map(str, args)],
+    return subprocess.run([sys.executable, "examples/montana_winrate.py", *map(str, args)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 

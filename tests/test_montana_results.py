@@ -1,8 +1,9 @@
 """The README's Montana win-rate tables are what the recorded per-deal files say.
 
 The figures are copied by hand into the README (and docs/montana.md, benchmarks/montana.md);
-here they are recomputed from ``benchmarks/results`` by the merge script, as benchmarks/montana.md
-runs it, so a table that drifts from its files fails.
+here they are recomputed from the per-deal files in ``examples/output`` by the merge script
+(``examples/montana_winrate.py``), as benchmarks/montana.md runs it, so a table that drifts from
+its files fails.
 """
 from __future__ import annotations
 
@@ -13,14 +14,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = "benchmarks/results/"
+RESULTS = "examples/output/"
 #: The movable-Twos run's files in merge order (later files win: re-solves follow their chunks).
 MOVABLE = [f"montana-13-movable-twos-redeals2{part}.jsonl"
            for part in ("", "-resolved", "-seed450", "-forget", "-seed3001")]
 
 
 def merge(files: list[str], *flags: str) -> dict:
-    proc = subprocess.run([sys.executable, "benchmarks/montana_winrate.py",
+    proc = subprocess.run([sys.executable, "examples/montana_winrate.py",
                            *(RESULTS + f for f in files), "--ranks", "13", "--redeals", "2",
                            *flags], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr

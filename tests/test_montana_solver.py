@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import Rules, Search, api, deal_from_seed, parse_deal, solve, solve_round
+from solvers.montana import (Rules, Search, api, deal_from_seed, kernel, parse_deal, solve,
+                             solve_round)
 from solvers.montana.layout import open_column, phase_two, z_mask
 from solvers.montana.moves import MAX_MOVES, gen_moves, safe_move
 from solvers.montana.rules import (apply_move, format_deal, legal_moves, locked_count, redeal,
@@ -433,6 +434,27 @@ def test_safe_moves_lose_nothing():
             cells = apply_move(cells, rnd.choice(moves), rules)
     assert checked >= 100
 
+
+def test_a_hop_budget_pass_alone_wins_only_won_rounds_and_is_exact_when_no_hop_is_refused():
+    """Each pass of rising hop budgets searched alone (``api.search_pass``, as ``solve_round``
+    makes them), until one wins: a pass that wins is a won round, one that ended without
+    refusing a hop has the round's exact most locked cards, and none finds more."""
+    rules = Rules(6, movable_twos=True)
+    ends = set()
+    for seed in range(12):
+        exact = solve_round(deal_from_seed(seed, 6), rules=rules)
+        board = api._encode(deal_from_seed(seed, 6), 6)
+        for budget in (0, 1, 2):
+            (status, best, _, _, _, _, hop_refused, _), _ = api.search_pass(
+                board, rules, budget, 100_000, 100_000)
+            ends.add(int(status))
+            assert best <= exact.value, (seed, budget)
+            if status == kernel.WON:
+                assert exact.status is Status.SOLVED, seed
+                break
+            if status == kernel.EXHAUSTED and not hop_refused:
+                assert best == exact.value, (seed, budget)
+    assert {kernel.WON, kernel.EXHAUSTED} <= ends
 
 def test_a_game_replays_each_rounds_line(monkeypatch):
     # A round whose claimed locked cards its line does not reach never becomes a result.

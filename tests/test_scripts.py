@@ -52,14 +52,14 @@ def test_a_script_refuses_a_worker_count_of_zero(script):
 
 @pytest.mark.parametrize("pack_name", ["agnes-up-suit-anyrun-nosplit", "montana-8"])
 def test_choices_decides_every_choice_along_the_stored_solutions(pack_name, tmp_path):
-    """benchmarks/choices.py: the stored solution's own move wins at each of its positions, so
+    """examples/choices.py: the stored solution's own move wins at each of its positions, so
     every choice has a winning move: shares above 0, a finite log10 chance, forced choices among
     the choices; a hard puzzle has a losing choice somewhere."""
     pack = json.loads((ROOT / f"puzzles/{pack_name}.json").read_text())
     pack["puzzles"] = [pack["puzzles"][0], pack["puzzles"][-1]]
     path = tmp_path / "two.json"
     path.write_text(json.dumps(pack))
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/choices.py"), str(path)],
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/choices.py"), str(path)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -73,7 +73,7 @@ def test_choices_decides_every_choice_along_the_stored_solutions(pack_name, tmp_
 
 
 def test_choices_refuses_a_game_it_does_not_count(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/choices.py"),
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/choices.py"),
                            str(ROOT / "puzzles/stackmgmt-8x4-k4.json")],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ")
@@ -81,7 +81,7 @@ def test_choices_refuses_a_game_it_does_not_count(tmp_path):
 
 
 def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_path):
-    """benchmarks/agnes_particles.py: the bold player's escalated estimate (first counts of the
+    """examples/agnes_particles.py: the bold player's escalated estimate (first counts of the
     grade's) is the pack's hardness; the careful player's at 1,000 games is its
     ``careful_log10``, and a puzzle whose careful games all died is counted as never won."""
     pack = json.loads((ROOT / "puzzles/agnes-up-suit-anyrun-nosplit.json").read_text())
@@ -89,7 +89,7 @@ def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_
                                                if p["metrics"]["careful_reached"] < 52)]
     path = tmp_path / "two.json"
     path.write_text(json.dumps(pack))
-    script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path)]
+    script = [sys.executable, str(ROOT / "examples/agnes_particles.py"), str(path)]
     reports = [subprocess.run(script + extra, cwd=ROOT, capture_output=True, text=True,
                               timeout=300)
                for extra in (["--particles", "1000,10000"],
@@ -115,7 +115,7 @@ def test_agnes_particles_correlates_a_player_with_the_exact_choices(tmp_path):
     path.write_text(json.dumps(pack))
     against.write_text(json.dumps({"puzzles": [
         {"id": p["id"], "line_log10": -p["metrics"]["hardness"]} for p in pack["puzzles"]]}))
-    script = [sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), str(path),
+    script = [sys.executable, str(ROOT / "examples/agnes_particles.py"), str(path),
               "--player", "bold", "--particles", "300,600"]
     proc = subprocess.run([*script, "--against", str(against)], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
@@ -141,7 +141,7 @@ def test_agnes_particles_refuses_another_game_and_a_bad_count():
     agnes = montana.replace("montana-8", "agnes-up-suit-anyrun-nosplit")
     for args in ([montana], [agnes, "--particles", "1000,x"], [agnes, "--particles", "0"],
                  [agnes, "--particles", "1000,10000000000"]):  # far more memory than exists
-        proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_particles.py"), *args],
+        proc = subprocess.run([sys.executable, str(ROOT / "examples/agnes_particles.py"), *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
 
@@ -149,46 +149,8 @@ def test_agnes_particles_refuses_another_game_and_a_bad_count():
 def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
     for args in (["--rules", "Nonsense"], ["--rules", "Up-Suit-None"],
                  ["--games", "10000000000"]):  # far more memory than exists
-        proc = subprocess.run([sys.executable, str(ROOT / "benchmarks/agnes_beyond.py"), *args],
+        proc = subprocess.run([sys.executable, str(ROOT / "examples/agnes_beyond.py"), *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
 
-
-def test_montana_passes_agree_with_the_exact_round_and_refuse_bad_input():
-    """benchmarks/montana_passes.py: a pass that wins is a win, one that never refused a hop is
-    the exact round, and the lines stop at the first win."""
-    from solvers.montana import Rules, deal_from_seed, solve_round
-    from solvers.result import Status
-
-    seeds = list(range(12))
-    proc = subprocess.run([sys.executable, "benchmarks/montana_passes.py", "--ranks", "6",
-                           "--seeds", ",".join(map(str, seeds)), "--hop-budgets", "0,1,2",
-                           "--cap", "100000"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    rules = Rules(6, movable_twos=True)
-    for seed in seeds:
-        mine = [line for line in lines if line["seed"] == seed]
-        exact = solve_round(deal_from_seed(seed, 6), rules=rules)
-        assert [line["budget"] for line in mine] == [0, 1, 2][:len(mine)]
-        assert all(line["result"] != "won" for line in mine[:-1])
-        if mine[-1]["result"] == "won":
-            assert exact.status is Status.SOLVED
-        else:
-            assert len(mine) == 3
-        for line in mine:
-            assert line["locked"] <= exact.value
-            if line["result"] == "exhausted" and not line["budget_hit"]:
-                assert line["locked"] == exact.value
-    assert {line["result"] for line in lines} >= {"won", "exhausted"}
-    for args, message in ((["--seeds", "1,x"], "comma-separated numbers"),
-                          (["--seeds", "1", "--hop-budgets", "3,1"], "--hop-budgets must be rising"),
-                          (["--seeds", "1", "--hop-budgets", "none"], "no pass to measure"),
-                          (["--seeds", "1", "--cap", "0"], "--cap must be at least 1"),
-                          (["--seeds", "1", "--cap", str(10 ** 23)], "would need")):
-        bad = subprocess.run([sys.executable, "benchmarks/montana_passes.py", *args], cwd=ROOT,
-                             capture_output=True, text=True, timeout=60)
-        assert bad.returncode == 2 and bad.stderr.startswith("error: ") and message in bad.stderr
-        assert len(bad.stderr.strip().splitlines()) == 1

@@ -2,10 +2,10 @@
 
     for s in 0 1000 ... 9000; do nice -n 10 puzzlegen montana winrate --ranks 13 --redeals 2 \\
         --deals 1000 --seed $s --jobs 2 --max-states 40000000 \\
-        --per-deal benchmarks/results/montana-13-redeals2-seed$s.jsonl --json; done
-    nice -n 10 python benchmarks/montana_winrate.py \\
-        benchmarks/results/montana-13-redeals2-seed*.jsonl --ranks 13 --redeals 2 \\
-        --resolve-max-states 170000000 --check 2 --out benchmarks/results/montana-13-redeals2.jsonl
+        --per-deal examples/output/montana-13-redeals2-seed$s.jsonl --json; done
+    nice -n 10 python examples/montana_winrate.py \\
+        examples/output/montana-13-redeals2-seed*.jsonl --ranks 13 --redeals 2 \\
+        --resolve-max-states 170000000 --check 2 --out examples/output/montana-13-redeals2.jsonl
 
 The search visits layouts in an order that does not depend on the table's size (a larger table
 only lets it go on further), so a deal re-solved with ``--resolve-max-states`` gets exactly what

@@ -1,9 +1,10 @@
 """Are the Agnes deals beyond the grade's measure harder than every measured one?
 
-    python benchmarks/agnes_beyond.py --rules Up-Suit-AnyRun-NoSplit --sample 12 --games 1000000
+    python examples/agnes_beyond.py --rules Up-Suit-AnyRun-NoSplit --sample 12 --games 1000000
 
-A calibration (``benchmarks/calibration/agnes-RULES.jsonl``) records a winnable deal that no
-game of 100,000 bold games wins as beyond the measure and ranks it above every measured deal.
+A calibration (its per-deal file ``solvers/agnes/calibration-agnes-RULES.jsonl``) records a
+winnable deal that no game of 100,000 bold games wins as beyond the measure and ranks it above
+every measured deal.
 This script draws ``--sample`` of those deals (``random.Random(--seed)``) and estimates the bold
 player's chance on each with ``--games`` games (``game.chance`` on the canonical deal, the
 grade's own random stream).  Per deal: the hardness when some game won (else null), the cards
@@ -23,6 +24,7 @@ from solvers.agnes.game import GAME, chance
 from solvers.agnes.players import BOLD, PARTICLE_BYTES
 from solvers.errors import BadInput
 
+# The per-deal files are in the checkout (they are not installed with the tables).
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -39,8 +41,8 @@ def main() -> None:
         clitools.check_memory(f"--games {args.games:,}", args.games * PARTICLE_BYTES)
         rules = GAME.parse_rules(args.rules)
         table = grading.load(GAME, rules)
-        records = calibration.read_figures(ROOT / "benchmarks" / "calibration"
-                                           / f"{GAME.calibration_key(rules)}.jsonl")
+        records = calibration.read_figures(ROOT / "solvers" / "agnes"
+                                           / f"calibration-{GAME.calibration_key(rules)}.jsonl")
     except (BadInput, OSError) as exc:
         ap.exit(2, f"error: {exc}\n")
     beyond = [r["seed"] for r in records if r.get("beyond")]

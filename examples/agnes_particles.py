@@ -1,7 +1,7 @@
 """Does an Agnes grade measure the puzzle, or the number of simulated games?
 
-    python benchmarks/agnes_particles.py puzzles/agnes-up-suit-anyrun-nosplit.json
-    python benchmarks/agnes_particles.py PACK --player bold --against choices.json
+    python examples/agnes_particles.py puzzles/agnes-up-suit-anyrun-nosplit.json
+    python examples/agnes_particles.py PACK --player bold --against choices.json
 
 An Agnes hardness is the bold player's log10 chance to win, estimated by multilevel splitting
 (``solvers.agnes.game.chance``) over 1,000 games, then 10,000 and 100,000 while every game dies
@@ -19,7 +19,7 @@ player and the default counts, the grade itself).  A hardness that moves with th
 count is not a property of the puzzle; one that stays put (up to the noise of a measured
 chance) is.
 
-``--against``: the JSON that ``benchmarks/choices.py`` printed for the same pack; then Spearman's
+``--against``: the JSON that ``examples/choices.py`` printed for the same pack; then Spearman's
 correlation of each estimate (and of the pack's own grade) with that exact figure no player
 enters (``-line_log10``: higher is harder), over all puzzles and over those above medium.
 """
@@ -97,12 +97,12 @@ def correlations(rows: list[dict], grades: dict[str, float], exact: dict[str, fl
 
 
 def read_choices(path: str) -> dict[str, float]:
-    """Each puzzle's ``-line_log10`` from benchmarks/choices.py's JSON."""
+    """Each puzzle's ``-line_log10`` from examples/choices.py's JSON."""
     try:
         with open(path) as handle:
             return {r["id"]: -r["line_log10"] for r in json.load(handle)["puzzles"]}
     except (ValueError, KeyError, TypeError) as exc:
-        raise BadInput(f"--against: {path} is not the JSON benchmarks/choices.py prints "
+        raise BadInput(f"--against: {path} is not the JSON examples/choices.py prints "
                        f"({type(exc).__name__}: {exc})") from None
 
 
@@ -147,7 +147,7 @@ def main() -> None:
     ap.add_argument("--player", choices=sorted(PLAYERS), default="bold",
                     help="the simulated player (default bold: the grade's)")
     ap.add_argument("--against", metavar="CHOICES_JSON",
-                    help="benchmarks/choices.py's JSON for the same pack: correlate with it")
+                    help="examples/choices.py's JSON for the same pack: correlate with it")
     args = ap.parse_args()
     try:
         particles = [int(text) for text in args.particles.split(",")]

@@ -1,10 +1,10 @@
 """The seed README's 10,000-deal win-rate table, recomputed, beside quagnes's published figures.
 
-Runs ``puzzlegen agnes winrate`` for each variant (per-deal lines in benchmarks/results/), then
+Runs ``puzzlegen agnes winrate`` for each variant (per-deal lines in examples/output/), then
 prints a Markdown table from every per-deal file present, so a run split over several sessions
 (``--only``) still gives one table.
 
-    nice -n 10 python benchmarks/agnes_winrate.py --deals 10000 --seed 2024 --jobs 2
+    nice -n 10 python examples/agnes_winrate.py --deals 10000 --seed 2024 --jobs 2
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from puzzlegen.clitools import jobs_argument
 from puzzlegen.commands.agnes import summarize
 from puzzlegen.runs import read_records
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(__file__).resolve().parent / "output"
 # quagnes README (10,000 deals each): wins, completed deals, mean and max states (quagnes counts).
 PUBLISHED = {
     "Down-Color-None": ("99 (1.0% [0.8%, 1.2%])", "10,000", "89.0 (156.1)", "63.7"),

@@ -1,7 +1,7 @@
 """How many of a player's choices along a puzzle's stored solution keep it winnable.
 
-    python benchmarks/choices.py puzzles/agnes-up-suit-anyrun-nosplit.json
-    python benchmarks/choices.py puzzles/montana-8.json
+    python examples/choices.py puzzles/agnes-up-suit-anyrun-nosplit.json
+    python examples/choices.py puzzles/montana-8.json
 
 An exact measure no level is built on, for Agnes and Montana packs: at every position of the
 stored solution with more than one legal move, the solver decides each move's position (Agnes:

@@ -1,6 +1,6 @@
 """Re-check the recorded Agnes win rates after the determinism fix (results in docs/agnes.md).
 
-    nice -n 10 python benchmarks/runs_agnes_recheck.py --jobs 2
+    nice -n 10 python examples/agnes_winrate_recheck.py --jobs 2
 
 Before the fix a solve's state count, and so a ``limit`` at the state or depth cap, depended on
 what its process had solved before.  A won or lost result was exact either way (the table is a
@@ -10,7 +10,7 @@ which deals end ``limit``.  This script re-solves, with the recorded settings (s
 as ``limit`` (in the per-deal files or in the earlier re-solve list) and a sample of the
 decided deals (every ``--every``-th
 deal) of every variant, on the run engine.  It writes the new lines to
-benchmarks/results/agnes_recheck_seed2024.jsonl and prints, per variant, how the results and
+examples/output/agnes_recheck_seed2024.jsonl and prints, per variant, how the results and
 state counts compare, then the win-rate table with the re-solved deals in place.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from puzzlegen.clitools import jobs_argument
 from puzzlegen.commands.agnes import solve_deal, summarize, warm_up
 from solvers.agnes import deals_from_seed, parse_rules
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(__file__).resolve().parent / "output"
 SEED, MAX_NODES, TABLE_BITS = 2024, 20_000_000, 21
 VARIANTS = ["Up-Suit-None", "Up-Suit-None-NoSplit", "Down-Color-None", "Up-Color-None",
             "Up-Suit-HighRun", "Up-Suit-HighRun-NoSplit", "Up-Suit-AnyRun-NoSplit",

@@ -1,4 +1,5 @@
-"""Run quagnes 1.1.0 (the peer) on deal K of seed S under a rule variant, for comparisons."""
+"""Run quagnes 1.1.0 (the peer) on deal K of seed S under a rule variant, for the agreement
+tests (tests/test_agnes_quagnes.py; benchmarks/agnes_vs_quagnes.py plays quagnes the same way)."""
 from __future__ import annotations
 
 import random
