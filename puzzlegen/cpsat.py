@@ -14,7 +14,8 @@ demand:
 
 Random deals have many compatible line pairs; a solvable deal with very few is rare, and
 annealing, whose neighbours mostly break solvability when pairs are scarce, seldom reaches one.
-CP-SAT reaches the sparse corner directly (``benchmarks/design_bench.py --only-cpsat``).
+CP-SAT reaches the sparse corner directly (``--max-line-pairs 8``: 11.8 times rejection
+sampling's rate, ``benchmarks/constraints.md``).
 Reproducible: the plan and the hints come from ``random.Random`` seeded per deal, and the solver
 runs one worker with a fixed ``random_seed`` under a deterministic work limit (not wall time),
 stopping at the first feasible deal, so the deals depend on the seed alone
