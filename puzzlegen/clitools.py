@@ -348,9 +348,14 @@ def plain_int(text: str) -> int:
     return int(text)
 
 
+#: The largest count a kernel's 64-bit integers hold.
+LARGEST = 2 ** 63 - 1
+
+
 class _Bounds:
     """Help for a range with bounds optional: without any, the plain type's name and no range
-    (click would print ``INTEGER RANGE`` and ``[x<=None]``)."""
+    (click would print ``INTEGER RANGE`` and ``[x<=None]``); an upper bound that only says "fits
+    in 64 bits" (:data:`LARGEST`) reads ``x<2^63``."""
 
     min: Any
     max: Any
@@ -361,6 +366,8 @@ class _Bounds:
             self.name = self.name.replace(" range", "")
 
     def _describe_range(self) -> str:
+        if self.max == LARGEST:
+            return f"{self.min}<=x<2^63"
         return "" if self.min is None and self.max is None else super()._describe_range()
 
 
@@ -446,7 +453,7 @@ JOBS = Jobs()
 FREECELL_SEED = FreeCellSeed()
 POSITIVE = Positive()
 #: A count that a numba kernel takes as a 64-bit integer (a node or state limit).
-COUNT = IntRange(1, 2 ** 63 - 1)
+COUNT = IntRange(1, LARGEST)
 
 jobs_option = click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
                            help="Worker processes, at most the machine's cores (more than 1: "
