@@ -145,13 +145,13 @@ def test_a_position_past_the_state_limit_says_limit():
     deal = Deal.from_seed(1, 4, 4)
     assert hint(deal, max_states=1000).to_json() == {
         "solvable": None, "safe": [], "losing": [], "suggested": None,
-        "limit": "the decision search stored 1000 states", "stopped_by": "states"}
+        "limit": "the decision search stored 1,000 states", "stopped_by": "states"}
     out = run("--seed", "1", "--max-states", "1000", "--json")
     assert out.exit_code == 0 and json.loads(out.output)["limit"], out.output
     legal = [str(m) for m in replay(deal, []).legal_moves()]
     assert json.loads(out.output)["choices"] == {"won": [], "lost": [], "limit": legal}
     text = run("--seed", "1", "--max-states", "1000")
-    assert text.exit_code == 0 and "solvable: limit (the decision search stored 1000 states; " \
+    assert text.exit_code == 0 and "solvable: limit (the decision search stored 1,000 states; " \
         "--max-states raises it)" in text.output and "safe moves" not in text.output
     assert hint(Deal.from_seed(4, 3, 3)).limit is None
     huge = run("--seed", "1", "--max-states", str(10 ** 15))

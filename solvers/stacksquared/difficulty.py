@@ -150,7 +150,7 @@ class Decider:
         if result == tree.OPEN:
             self.stopped_by = "seconds" if self.count < self.max_states else "states"
             raise LimitReached(self.out_of_time() if self.stopped_by == "seconds" else
-                               f"the decision search stored {self.max_states} states")
+                               f"the decision search stored {self.max_states:,} states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
 
     def out_of_time(self) -> str:
@@ -174,7 +174,7 @@ class Decider:
             card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
             self.table, self.count, self.max_states, self.path)
         if steps[0] < 0:
-            raise LimitReached(f"the decision search stored {self.max_states} states")
+            raise LimitReached(f"the decision search stored {self.max_states:,} states")
         return steps, hits, lineage
 
 
