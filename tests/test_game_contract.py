@@ -141,6 +141,22 @@ def test_generate_one_puzzle_and_validate_its_pack(designable, tmp_path):
     assert shown.exit_code == 0 and pack["puzzles"][0]["id"] in shown.output
 
 
+def test_every_game_says_how_people_see_it(game):
+    """A title for every game; a designable game's goal and move notation in words, a printed
+    sheet of a deal with a cell for every place of its grid, and a page script that registers
+    itself under the game's name."""
+    assert game.title
+    if not game_is_designable(game):
+        return
+    assert game.goal.endswith(".") and game.notation.endswith(".")
+    rules = game.parse_rules(game.default_rules)
+    sheet = game.sheet(game.deal_from_seed(11, rules), rules)
+    assert len(sheet.cells) == sheet.rows * sheet.cols
+    assert all(len(labels) in (0, size) for labels, size in ((sheet.row_labels, sheet.rows),
+                                                             (sheet.col_labels, sheet.cols)))
+    assert f"puzzlegen.games.{game.name} = " in game.page_script_text()
+
+
 @pytest.mark.parametrize("bad", [dict(nodes=-5), dict(states=-1), dict(seconds=-0.5),
                                  dict(seconds=float("nan"))])
 def test_limits_refuse_what_would_mean_no_limit(bad):
