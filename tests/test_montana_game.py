@@ -206,3 +206,13 @@ def test_rules_that_cannot_be_graded_are_refused_before_any_work():
     result = CliRunner().invoke(cli, ["montana", "grade", "--rules", "13-redeals2", "--seed", "1"])
     assert result.exit_code == 2 and "grading serves one round" in result.output
     assert len(result.output.splitlines()) == 1
+
+
+def test_the_explanation_names_the_highest_card_of_the_rules():
+    """An 8-rank deal has no King: the careful player shuns gaps behind an Eight."""
+    rules = GAME.parse_rules("8")
+    text = GAME.explain("easy", 40.0, {"careful_win": 0.1, "random_win": 0.05}, rules)
+    assert "behind an Eight (the highest card)" in text and "King" not in text
+    big = GAME.explain("easy", 40.0, {"careful_win": 0.1, "random_win": 0.05},
+                       GAME.parse_rules("13"))
+    assert "behind a King (the highest card)" in big

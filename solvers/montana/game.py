@@ -105,6 +105,11 @@ def _canonical_map(cells: Sequence[Cell], variant: Variant) -> _Map:
     return best[1]
 
 
+#: Each rank in words, Ace first: the explanation names the highest card of the rules.
+RANK_WORDS = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+              "Jack", "Queen", "King")
+
+
 class Montana(Designable):
     name = "montana"
     title = "Montana (Gaps)"
@@ -286,7 +291,10 @@ class Montana(Designable):
     def explain(self, level: str, percentile: float, metrics: dict, rules: Variant) -> str:
         if not metrics.get("careful_win"):
             return f"{level}: no line of play wins this deal."
-        return (f"{level}: a careful player, who avoids leaving a gap behind a King, wins "
+        highest = RANK_WORDS[rules.ranks - 1]
+        article = "an" if highest[0] in "AEIOU" else "a"
+        return (f"{level}: a careful player, who avoids leaving a gap behind {article} {highest} "
+                f"(the highest card), wins "
                 f"{odds(metrics['careful_win'], 'no game')} "
                 f"(harder than {harder_than(percentile)} of random winnable "
                 f"{self.format_rules(rules)}-rank deals); a player who moves at random wins "
