@@ -22,7 +22,8 @@ from solvers.errors import BadInput
 def puzzle_data(game: games.Designable, entry: dict) -> dict:
     """What the page reads of a puzzle whose stored solution replays to what the pack claims:
     id, level, percentile, deal, solution, the explanation if the pack has one, how much skill
-    matters if the game says, and the game's ``page_puzzle``; :class:`BadInput` naming the puzzle when the page cannot play it."""
+    matters if the game says, and the game's ``page_puzzle``; :class:`BadInput` naming the
+    puzzle when the page cannot play it."""
     data = {key: entry[key] for key in ("id", "level", "percentile", "deal", "solution")}
     if entry.get("explanation"):
         data["explanation"] = entry["explanation"]

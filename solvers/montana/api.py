@@ -78,9 +78,9 @@ SEARCHES = {"plain": Search(**_NONE),
             "passes": Search(**{**_NONE, "hop_budgets": Search.hop_budgets}),
             "all": Search()}
 
-__all__ = ["DEFAULT_MAX_STATES", "FORGET_MAX_NODES", "FORGET_MAX_STATES", "Move", "Round", "Rules", "Search",
-           "deal_from_seed", "format_deal", "format_grid", "game_json", "parse_deal", "solve",
-           "solve_round"]
+__all__ = ["DEFAULT_MAX_STATES", "FORGET_MAX_NODES", "FORGET_MAX_STATES", "Move", "Round",
+           "Rules", "Search", "deal_from_seed", "format_deal", "format_grid", "game_json",
+           "parse_deal", "solve", "solve_round"]
 
 _tables: dict[tuple[int, int], list] = {}
 
