@@ -142,19 +142,21 @@ class Decider:
             if c >= 0:
                 occupied |= 1 << i
         if 0 <= self.deadline <= time.monotonic():
-            self.stopped_by = "seconds"
-            raise LimitReached(self.out_of_time())
+            raise self.limit_reached("seconds")
         result, self.table, self.count, length = tree.decide(
             card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
             not reference, self.table, self.count, self.max_states, self.path, self.deadline)
         if result == tree.OPEN:
-            self.stopped_by = "seconds" if self.count < self.max_states else "states"
-            raise LimitReached(self.out_of_time() if self.stopped_by == "seconds" else
-                               f"the decision search stored {self.max_states:,} states")
+            raise self.limit_reached("seconds" if self.count < self.max_states else "states")
         return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
 
-    def out_of_time(self) -> str:
-        return f"the decision searches ran for {self.max_seconds:g} seconds"
+    def limit_reached(self, by: str) -> LimitReached:
+        """The error of a decision stopped by its ``states`` or ``seconds`` limit (recorded in
+        ``stopped_by``)."""
+        self.stopped_by = by
+        return LimitReached(f"the decision searches ran for {self.max_seconds:g} seconds"
+                            if by == "seconds" else
+                            f"the decision search stored {self.max_states:,} states")
 
     def chances(self, card: np.ndarray, goal_stacks: int,
                 positions: int) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -174,7 +176,7 @@ class Decider:
             card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
             self.table, self.count, self.max_states, self.path)
         if steps[0] < 0:
-            raise LimitReached(f"the decision search stored {self.max_states:,} states")
+            raise self.limit_reached("states")
         return steps, hits, lineage
 
 

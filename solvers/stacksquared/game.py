@@ -53,6 +53,7 @@ class StacksSquared(Designable):
     name = "stacksquared"
     title = "StacksSquared (Birds of a Feather)"
     default_rules = "4x4"
+    default_limits = DEFAULT_LIMITS
     check_figure = "halfway.ratio"
     goal = ("Move a stack onto another in its row or column when the top cards share a suit or "
             "are equal or adjacent in rank (A low, K high). Make one stack.")
