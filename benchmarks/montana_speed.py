@@ -13,7 +13,7 @@ import json
 import platform
 import statistics
 
-from puzzlegen.stats import percentile
+from solvers.stats import percentile
 from solvers.montana import DEFAULT_MAX_STATES, Rules, deal_from_seed, solve_round
 from solvers.result import Limits, Status
 

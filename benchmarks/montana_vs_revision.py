@@ -26,10 +26,19 @@ import tempfile
 from pathlib import Path
 
 import solvers.montana as current
-from puzzlegen.commands.montana import parse_budgets
 from solvers.result import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_budgets(text: str) -> tuple[int, ...]:
+    """``--hop-budgets``: comma-separated numbers, or ``none`` (as ``puzzlegen montana``'s)."""
+    if text.strip().lower() == "none":
+        return ()
+    parts = [part.strip() for part in text.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"takes comma-separated numbers or none, got {text!r}")
+    return tuple(map(int, parts))
 
 
 def load_revision(rev: str, where: Path):

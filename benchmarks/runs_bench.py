@@ -4,9 +4,10 @@
     nice -n 10 python benchmarks/runs_bench.py million [--deals 1000000] [--per-deal FILE]
 
 ``throughput`` solves seeds 0..N-1 (single stack and exact max score) six ways: the plain loop
-``for seed in seeds: solve_seed(seed, ...)`` in one process (the baseline for one worker) and in
-two processes side by side, each over half the seeds (the baseline for two: the same contention
-for the machine, no engine); ``puzzlegen stacksquared stats`` in its own process (``--jobs 1``),
+``for seed in seeds: play(seed, ...)`` (``puzzlegen.winrate.play``, the function the engine runs
+for each deal) in one process (the baseline for one worker) and in two processes side by side,
+each over half the seeds (the baseline for two: the same contention for the machine, no
+engine); ``puzzlegen stacksquared winrate --rules 4x4`` in its own process (``--jobs 1``),
 on one and on two workers of a Dask cluster started here (``--scheduler``), and on a local
 cluster of two (``--jobs 2``).
 Each is a fresh process, run for N deals and for a tiny run of 20 deals; the difference takes
@@ -17,7 +18,7 @@ reports the wall time per worker and the CPU time of every process involved (com
 scheduler and workers), against the loop's.  CPU time barely depends on what else the machine
 runs, so the CPU overhead is the figure to read on a shared machine.
 
-``million`` runs ``puzzlegen stacksquared stats --rows 4 --cols 4 --deals N --jobs 2`` with a
+``million`` runs ``puzzlegen stacksquared winrate --rules 4x4 --deals N --jobs 2`` with a
 per-deal file and prints the summary, the wall time, the throughput and the CPU time per deal.
 """
 from __future__ import annotations
@@ -38,14 +39,16 @@ import psutil
 TINY = 20
 LOOP = """
 import sys
-from solvers.stacksquared import DEFAULT_LIMITS, warm_up
-from puzzlegen.survey import solve_seed
-warm_up()
+from puzzlegen.winrate import play, warm_up
+from solvers.stacksquared import DEFAULT_LIMITS
+run = dict(game_name="stacksquared", rules_text="4x4", seed=0, limits=DEFAULT_LIMITS,
+           tuning={"max_score": True})
+warm_up(**run)
 for seed in range(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])):
-    solve_seed(seed, 4, 4, DEFAULT_LIMITS)
+    play(seed, **run)
 """
-STATS = [sys.executable, "-m", "puzzlegen", "stacksquared", "stats", "--rows", "4", "--cols",
-         "4", "--json"]
+WINRATE = [sys.executable, "-m", "puzzlegen", "stacksquared", "winrate", "--rules", "4x4",
+           "--json"]
 
 
 def machine() -> str:
@@ -117,16 +120,16 @@ class Cluster:
 def throughput(args) -> None:
     print(f"machine: {machine()}; 4x4 seeds 0..{args.deals - 1}, tiny runs of {TINY} deals")
     configs = [("in-process loop (baseline for 1 worker)", 1, None, lambda n: loops(n, 1)),
-               ("stats --jobs 1 (in this process)", 1, None,
-                lambda n: [[*STATS, "--deals", str(n)]]),
-               ("stats --scheduler, 1 worker", 1, 1,
-                lambda n, a=None: [[*STATS, "--deals", str(n), "--scheduler", a]]),
+               ("winrate --jobs 1 (in this process)", 1, None,
+                lambda n: [[*WINRATE, "--deals", str(n)]]),
+               ("winrate --scheduler, 1 worker", 1, 1,
+                lambda n, a=None: [[*WINRATE, "--deals", str(n), "--scheduler", a]]),
                ("two in-process loops side by side (baseline for 2)", 2, None,
                 lambda n: loops(n, 2)),
-               ("stats --jobs 2 (local cluster)", 2, None,
-                lambda n: [[*STATS, "--deals", str(n), "--jobs", "2"]]),
-               ("stats --scheduler, 2 workers", 2, 2,
-                lambda n, a=None: [[*STATS, "--deals", str(n), "--scheduler", a]])]
+               ("winrate --jobs 2 (local cluster)", 2, None,
+                lambda n: [[*WINRATE, "--deals", str(n), "--jobs", "2"]]),
+               ("winrate --scheduler, 2 workers", 2, 2,
+                lambda n, a=None: [[*WINRATE, "--deals", str(n), "--scheduler", a]])]
     rows = {name: [] for name, *_ in configs}
     for _ in range(args.rounds):
         for name, workers, cluster_size, command in configs:
@@ -162,7 +165,7 @@ def throughput(args) -> None:
 
 def million(args) -> None:
     print(f"machine: {machine()}")
-    command = [*STATS, "--deals", str(args.deals), "--jobs", "2"]
+    command = [*WINRATE, "--deals", str(args.deals), "--jobs", "2"]
     if args.per_deal:
         command += ["--per-deal", args.per_deal, "--resume"]
     print("command: " + " ".join(command[2:]))
@@ -175,8 +178,8 @@ def million(args) -> None:
     print(json.dumps(summary))
     print(f"wall {wall:.0f} s ({wall / 3600:.2f} h); {args.deals / wall:,.0f} deals/s, "
           f"{args.deals / wall / 2:,.0f} per worker; CPU {cpu:.0f} s, "
-          f"{1e3 * cpu / args.deals:.3f} ms per deal; solver time {summary['timing']['mean_ms']}"
-          f" ms per deal")
+          f"{1e3 * cpu / args.deals:.3f} ms per deal; solver time "
+          f"{1e3 * summary['seconds']['total'] / args.deals:.4f} ms per deal")
 
 
 def main() -> None:

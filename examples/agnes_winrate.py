@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 from puzzlegen.clitools import jobs_argument
-from puzzlegen.commands.agnes import summarize
 from puzzlegen.runs import read_records
+from solvers import game as games, stats
+
+GAME = games.get("agnes")
 
 RESULTS = Path(__file__).resolve().parent / "output"
 # quagnes README (10,000 deals each): wins, completed deals, mean and max states (quagnes counts).
@@ -34,6 +36,22 @@ PUBLISHED = {
 
 def per_deal_file(rules: str, seed: int) -> Path:
     return RESULTS / f"agnes_winrate_{rules}_seed{seed}.jsonl"
+
+
+def normalised(record: dict) -> dict:
+    """A per-deal record in today's shape: an earlier run's ``states`` (the positions it
+    examined) is its ``nodes``."""
+    if "nodes" in record or "states" not in record:
+        return record
+    return {"nodes" if k == "states" else k: v for k, v in record.items()}
+
+
+def summary(records: list[dict], rules: str) -> dict:
+    """The figures of a variant's table row: the win figures every game shares and the game's
+    own (``nodes_decided``: positions examined per decided deal) of the per-deal records, today's
+    or an earlier run's (which have no seconds)."""
+    records = [normalised(r) for r in records]
+    return {**stats.tally(records), **GAME.summary(records, GAME.parse_rules(rules))}
 
 
 def run(rules: str, args) -> None:
@@ -56,16 +74,16 @@ def table(seed: int) -> str:
         path = per_deal_file(rules, seed)
         if not path.exists():
             continue
-        s = summarize(list(read_records(path)), {})
-        w, band = s["win_rate"], s["limits_lost_won"]
+        s = summary(list(read_records(path)), rules)
+        w, band, nodes = s["win_rate"], s["limits_lost_won"], s["nodes_decided"]
         rate = (f"{100 * w['rate']:.2f}% [{100 * w['wilson95'][0]:.2f}%, "
                 f"{100 * w['wilson95'][1]:.2f}%]")
         lost_won = (f"{100 * band['rate'][0]:.2f}%..{100 * band['rate'][1]:.2f}% "
                     f"[{100 * band['wilson95'][0]:.2f}%, {100 * band['wilson95'][1]:.2f}%]"
                     if s["limit"] else "(no limit)")
         rows.append(f"| {rules} | {s['deals']:,} | {s['won']:,} | {s['lost']:,} | {s['limit']} "
-                    f"| {rate} | {lost_won} | {s['states']['mean'] / 1e3:.1f} "
-                    f"({s['states']['sd'] / 1e3:.1f}) | {s['states']['max'] / 1e6:.2f} | "
+                    f"| {rate} | {lost_won} | {nodes['mean'] / 1e3:.1f} "
+                    f"({nodes['sd'] / 1e3:.1f}) | {nodes['max'] / 1e6:.2f} | "
                     + " | ".join(published) + " |")
     return "\n".join(rows)
 

@@ -9,9 +9,11 @@ which deals end ``limit``.  This script re-solves, with the recorded settings (s
 ``--max-nodes 20000000``, then spelt ``--max-states``, the default table), every deal recorded
 as ``limit`` (in the per-deal files or in the earlier re-solve list) and a sample of the
 decided deals (every ``--every``-th
-deal) of every variant, on the run engine.  It writes the new lines to
+deal) of every variant, on the run engine, each as ``puzzlegen agnes winrate`` solves it
+(``puzzlegen.winrate.play``).  It writes the new records to
 examples/output/agnes_recheck_seed2024.jsonl and prints, per variant, how the results and
-state counts compare, then the win-rate table with the re-solved deals in place.
+state counts compare (the recorded ``states`` are today's ``nodes``: the positions a search
+examines), then the win-rate table with the re-solved deals in place.
 """
 from __future__ import annotations
 
@@ -20,28 +22,45 @@ import json
 from functools import partial
 from pathlib import Path
 
-from puzzlegen import runs
+from puzzlegen import runs, winrate
 from puzzlegen.clitools import jobs_argument
-from puzzlegen.commands.agnes import solve_deal, summarize, warm_up
-from solvers.agnes import deals_from_seed, parse_rules
+from solvers import game as games, stats
+from solvers.result import Limits
 
 RESULTS = Path(__file__).resolve().parent / "output"
-SEED, MAX_NODES, TABLE_BITS = 2024, 20_000_000, 21
+SEED, DEALS, MAX_NODES, TABLE_BITS = 2024, 10_000, 20_000_000, 21
 VARIANTS = ["Up-Suit-None", "Up-Suit-None-NoSplit", "Down-Color-None", "Up-Color-None",
             "Up-Suit-HighRun", "Up-Suit-HighRun-NoSplit", "Up-Suit-AnyRun-NoSplit",
             "Up-Suit-AnyRun"]
 
+GAME = games.get("agnes")
+
+
+def normalised(record: dict) -> dict:
+    """A per-deal record in today's shape: an earlier run's ``states`` (the positions it
+    examined) is its ``nodes``."""
+    if "nodes" in record or "states" not in record:
+        return record
+    return {"nodes" if k == "states" else k: v for k, v in record.items()}
+
+
+def summary(records: list[dict], rules: str) -> dict:
+    """The win figures every game shares and the game's own of per-deal records, today's or
+    an earlier run's (which have no seconds)."""
+    return {**stats.tally(records), **GAME.summary(records, GAME.parse_rules(rules))}
+
 
 def recorded(rules: str) -> dict[int, dict]:
-    """The recorded per-deal lines, with the earlier re-solves of limit deals noted."""
-    lines = {r["index"]: r for r in runs.read_records(
+    """The recorded per-deal records (their ``states`` read as ``nodes``), with the earlier
+    re-solves of limit deals noted."""
+    lines = {r["index"]: normalised(r) for r in runs.read_records(
         RESULTS / f"agnes_winrate_{rules}_seed{SEED}.jsonl")}
     for text in (RESULTS / f"agnes_winrate_limit_deals_resolved_seed{SEED}.txt").read_text() \
             .splitlines():
-        name, index, result, states = text.split()
+        name, index, result, nodes = text.split()
         if name == rules:
             lines[int(index)] = {**lines[int(index)], "resolved": {"result": result,
-                                                                   "states": int(states)}}
+                                                                   "nodes": int(nodes)}}
     return lines
 
 
@@ -51,21 +70,21 @@ def main() -> None:
     parser.add_argument("--jobs", type=jobs_argument, default=1)
     parser.add_argument("--out", default=str(RESULTS / f"agnes_recheck_seed{SEED}.jsonl"))
     args = parser.parse_args()
-    deals = list(deals_from_seed(SEED, 0, 10_000))
     report, table, out = [], [], []
     for name in VARIANTS:
         old = recorded(name)
         limits = {k for k, r in old.items() if r["result"] == "limit"}
-        sample = sorted(limits | set(range(0, len(deals), args.every)))
+        sample = sorted(limits | set(range(0, DEALS, args.every)))
+        keys = dict(game_name="agnes", rules_text=name, seed=SEED,
+                    limits=Limits(nodes=MAX_NODES), tuning={"table_bits": TABLE_BITS})
         new = {r["index"]: r for r in runs.run(
-            partial(solve_deal, rules=parse_rules(name), max_nodes=MAX_NODES,
-                    table_bits=TABLE_BITS), [(k, deals[k]) for k in sample],
-            jobs=args.jobs, setup=partial(warm_up, TABLE_BITS), desc=name)}
+            partial(winrate.play, **keys), sample, jobs=args.jobs,
+            setup=partial(winrate.warm_up, **keys), desc=name)}
         out += [{"rules": name, **r, "recorded": old[k]} for k, r in new.items()]
         decided = [k for k in sample if k not in limits]
         changed = [k for k in decided if new[k]["result"] != old[k]["result"]]
-        same_states = sum(new[k]["states"] == old[k]["states"] for k in decided)
-        drift = [abs(new[k]["states"] - old[k]["states"]) / old[k]["states"] for k in decided]
+        same_states = sum(new[k]["nodes"] == old[k]["nodes"] for k in decided)
+        drift = [abs(new[k]["nodes"] - old[k]["nodes"]) / old[k]["nodes"] for k in decided]
         was_limit = {r: sum(new[k]["result"] == r for k in limits) for r in ("won", "lost",
                                                                              "limit")}
         resolved = [k for k in limits if "resolved" in old[k]]
@@ -77,7 +96,7 @@ def main() -> None:
         if changed:
             report.append(f"|   changed: {', '.join(map(str, changed))} | | | | | | | | | | |")
         merged = [new.get(k, old[k]) if k in limits else old[k] for k in sorted(old)]
-        s = summarize(merged, {})
+        s = summary(merged, name)
         w, band = s["win_rate"], s["limits_lost_won"]
         table.append(f"| {name} | {s['deals']:,} | {s['won']:,} | {s['lost']:,} | {s['limit']} | "
                      f"{100 * w['rate']:.2f}% [{100 * w['wilson95'][0]:.2f}%, "

@@ -5,7 +5,11 @@ deal numbers 0..N-1) for 3x3, 3x4, 4x4, 4x5 and 5x5 grids:
 
     pip install ".[plots]" && python examples/stacksquared_odds.py [--jobs 2] [--scale 1.0]
 
-Writes examples/output/stacksquared_odds.{json,md,png}.  ``--scale 0.1`` runs a tenth of the deals.
+Each grid is one ``puzzlegen stacksquared winrate --rules RxC --seed 0 --deals N`` run
+(``puzzlegen.winrate.win_rate``: the game's default limits, the exact maximum score too).
+Writes examples/output/stacksquared_odds.{json,md,png}: the runs' ``winrate --json`` summaries
+(with each grid's ``rows`` and ``cols``) and their table and plot.  ``--scale 0.1`` runs a
+tenth of the deals.
 """
 from __future__ import annotations
 
@@ -15,11 +19,22 @@ from pathlib import Path
 
 from puzzlegen.clitools import jobs_argument
 from puzzlegen.fileio import write_atomic
-from puzzlegen.survey import survey
-from solvers.stacksquared import DEFAULT_LIMITS
+from puzzlegen.winrate import win_rate
+from solvers import game as games
 
 PLAN = [(3, 3, 10_000), (3, 4, 10_000), (4, 4, 100_000), (4, 5, 10_000), (5, 5, 10_000)]
 OUT = Path(__file__).parent / "output"
+GAME = games.get("stacksquared")
+
+
+def odds(rows: int, cols: int, deals: int, jobs: int) -> dict:
+    """The win-rate summary of deals 0..deals-1 of a grid (single stack: ``single_stack``; max
+    scores: ``max_score_distribution``; solver seconds: ``seconds``), with its rows and cols."""
+    rules = GAME.parse_rules(f"{rows}x{cols}")
+    tuning = {tune.name: tune.default for tune in GAME.tuning}   # the exact maximum score too
+    run = {"jobs": jobs, "scheduler": None, "per_deal": None, "resume": False}
+    return {"rows": rows, "cols": cols,
+            **win_rate(GAME, rules, 0, 0, deals, GAME.default_limits, tuning, run)}
 
 
 def table(results: list[dict]) -> str:
@@ -35,7 +50,7 @@ def table(results: list[dict]) -> str:
                      if rest else "n/a")
         lines.append(f"| {r['rows']}x{r['cols']} | {r['deals']:,} | {100 * p['rate']:.3f}% | "
                      f"{100 * lo:.3f}%..{100 * hi:.3f}% | {r['limit']} | "
-                     f"{mean_rest} of {full} | {r['timing']['mean_ms']:.2f} |")
+                     f"{mean_rest} of {full} | {1e3 * r['seconds']['total'] / r['deals']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -75,7 +90,7 @@ def main() -> None:
     results = []
     for rows, cols, deals in PLAN:
         n = max(1, int(deals * args.scale))
-        results.append(survey(rows, cols, range(n), DEFAULT_LIMITS, args.jobs))
+        results.append(odds(rows, cols, n, args.jobs))
         print(table(results[-1:]).splitlines()[-1], flush=True)
     OUT.mkdir(exist_ok=True)
     write_atomic(OUT / "stacksquared_odds.json", json.dumps(results, indent=1))

@@ -15,10 +15,11 @@ from solvers import game as games
 
 class Toolkit(Group):
     """The groups of the games in ``solvers.game.REGISTRY``: a game's own
-    ``puzzlegen.commands.<game>`` module when it has one, else ``solve`` (and ``grade`` and
-    ``generate`` for a designable game) built from the contract; each is imported only when used
-    (or listed by ``--help``), so one game's numba kernels never slow down another game's
-    command."""
+    ``puzzlegen.commands.<game>`` module when it has one, else ``solve`` and ``winrate`` (and
+    ``grade`` and ``generate`` for a designable game) built from the contract
+    (``puzzlegen.commands.design.add_game_commands``, which a game's own module calls too); each
+    is imported only when used (or listed by ``--help``), so one game's numba kernels never slow
+    down another game's command."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*games.names(), "pack"])

@@ -192,7 +192,7 @@ def group(name: str, help: str, **kwargs: Any) -> Group:
 
 
 def echo_choices(choices: dict, what: str) -> None:
-    """Print :func:`puzzlegen.stats.choices`: how many legal moves keep ``what`` winnable, then
+    """Print :func:`solvers.stats.choices`: how many legal moves keep ``what`` winnable, then
     each move with its verdict."""
     legal, open_ = sum(map(len, choices.values())), len(choices["limit"])
     click.echo(f"choices: {len(choices['won'])} of {legal} legal moves keep {what} winnable"

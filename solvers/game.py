@@ -83,6 +83,25 @@ class Sheet:
                    notes or [])
 
 
+@dataclass(frozen=True)
+class Tuning:
+    """A setting of a game's solver beyond the shared limits: the option ``--NAME`` (dashes for
+    underscores) of the game's ``solve`` and ``winrate``, and the keyword ``name`` of
+    :meth:`Game.solve`.  ``kind`` is ``bool`` (a ``--x/--no-x`` pair), ``int`` (from ``low``
+    to ``high``) or ``str``; ``default`` is the solver's own."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def option(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
 @dataclass
 class Figures:
     """A deal's difficulty: ``metrics`` (JSON-ready, with ``hardness``: higher is harder,
@@ -104,8 +123,17 @@ class Game(ABC):
     title: str = ""
     #: The rules used when none are named.
     default_rules: str = ""
-    #: The limits of a solve whose user names none: an answer within a minute.
+    #: The limits of a solve whose user names none: an answer within a minute (or within the
+    #: budget the game's help states, where deciding most deals needs more).
     default_limits: Limits = Limits(seconds=60.0)
+    #: What the default limits decide and cost, for the help (when they are not a minute).
+    limits_note: str = ""
+    #: The solver's settings beyond the limits (:class:`Tuning`), keywords of :meth:`solve`.
+    tuning: tuple[Tuning, ...] = ()
+    #: What a run's records name a numbered deal by (``seed``; Agnes: ``index`` of a seed).
+    deal_key: str = "seed"
+    #: The deal numbers ``deal_from_seed`` tells apart.
+    seeds: range = range(2 ** 63)
 
     @abstractmethod
     def variants(self) -> list[str]:
@@ -149,8 +177,64 @@ class Game(ABC):
         illegal move."""
 
     @abstractmethod
-    def solve(self, deal: Any, rules: Any, limits: Limits) -> SolveResult:
-        """Exact: ``solved`` with a winning line, ``unsolvable``, or ``limit``."""
+    def solve(self, deal: Any, rules: Any, limits: Limits, **tuning) -> SolveResult:
+        """Exact: ``solved`` with a winning line, ``unsolvable``, or ``limit`` (naming the limit
+        in ``details["stopped_by"]``); ``tuning``: values of the game's :attr:`tuning`."""
+
+    def run_numbers(self, seed: int, start: int, count: int) -> range:
+        """The numbers (:attr:`deal_key`) of a run's deals ``start .. start + count - 1`` of
+        ``seed``: by default the seeds ``seed + start`` on, within :attr:`seeds`
+        (:class:`BadInput` beyond)."""
+        first = seed + start
+        if first + count - 1 not in self.seeds:
+            raise BadInput(f"seeds {first}..{first + count - 1} leave {self.seeds.start}.."
+                           f"{self.seeds[-1]}: larger seeds would repeat smaller ones' deals")
+        return range(first, first + count)
+
+    def numbered_deal(self, seed: int, number: int, rules: Any) -> Any:
+        """The deal a run of ``seed`` numbers ``number``: by default the deal of seed
+        ``number``."""
+        return self.deal_from_seed(number, rules)
+
+    def solve_numbered(self, number: int, deal: Any, rules: Any, limits: Limits,
+                       **tuning) -> SolveResult:
+        """:meth:`solve` of the deal a run numbers ``number`` (a game whose chance is drawn
+        from the deal's number overrides it)."""
+        return self.solve(deal, rules, limits, **tuning)
+
+    def first_moves(self, deal: Any, rules: Any) -> list[tuple[Any, Any]] | None:
+        """Each legal first move with the deal it leads to, one the solver can start from (a
+        solve's ``--choices``); None (this default): the solver cannot start mid-game."""
+        return None
+
+    def record(self, deal: Any, rules: Any, result: SolveResult) -> dict:
+        """The fields a run's per-deal record keeps of ``result`` beyond its outcome, value,
+        nodes and seconds (JSON-ready; checked on resume by :meth:`record_fields`)."""
+        return {}
+
+    def record_fields(self, rules: Any) -> dict:
+        """The types or ranges of :meth:`record`'s fields (``puzzlegen.runs.check_fields``)."""
+        return {}
+
+    def summary(self, records: list[dict], rules: Any) -> dict:
+        """The figures a win-rate run adds to the shared ones, from its per-deal records."""
+        return {}
+
+    def summary_lines(self, summary: dict) -> list[str]:
+        """:meth:`summary`'s figures for people, a line each."""
+        return []
+
+    def memory(self, rules: Any, limits: Limits, **tuning) -> tuple[int, str]:
+        """Bytes one :meth:`solve` with these limits may take at most (its tables), checked
+        against the memory free before any work, and the option that sizes them
+        (``"--max-states 4000000"``); 0 bytes: small or unknown."""
+        return 0, ""
+
+    def result_lines(self, deal: Any, rules: Any, result: SolveResult) -> list[str]:
+        """What ``solve`` prints of ``result`` for people, before the moves."""
+        value = "" if result.value is None else f", value {result.value:,}"
+        return [f"{result.status.value}{value} ({result.nodes:,} positions, "
+                f"{result.seconds:.2f} s)"]
 
     def puzzle_fields(self, deal: Any, rules: Any) -> dict:
         """The fields of a pack entry that name the rules (``entry_rules`` reads them back)."""

@@ -135,8 +135,13 @@ def test_winrate_json_and_per_deal_lines(tmp_path):
     lines = list(read_records(per_deal))
     assert [line["index"] for line in lines] == list(range(6))
     for line in lines:
-        assert {"index", "result", "states", "max_score", "seconds"} <= set(line)
+        assert {"index", "result", "value", "nodes", "max_score", "seconds"} <= set(line)
         assert ("stopped_by" in line) == (line["result"] == "limit")
+    for line in lines[3:]:   # deal K of the seed, as `solve --index K` deals it
+        alone = json.loads(run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5",
+                               "--index", str(line["index"]), "--max-nodes", "20000",
+                               "--json").output)
+        assert (alone["result"], alone["nodes"]) == (line["result"], line["nodes"])
     for key in ("won", "lost", "limit"):
         assert summary[key] == sum(line["result"] == key for line in lines)
     assert summary["limit"] > 0 and summary["win_rate"]["deals"] == 6 - summary["limit"]

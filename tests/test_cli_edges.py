@@ -52,7 +52,7 @@ def error_line(run: forked.Run) -> str:
     (["stacksquared", "solve", "--seed", "4294967296"], "not a FreeCell deal number"),
     (["stacksquared", "solve", "--seed", "18446744073709551616"], "not a FreeCell deal number"),
     (["stacksquared", "solve", "--seeds", "2147483647..2147483648"], "would repeat"),
-    (["stacksquared", "stats", "--seed-start", "2147483600", "--deals", "100"], "would repeat"),
+    (["stacksquared", "winrate", "--seed", "2147483600", "--deals", "100"], "would repeat"),
     # Numbers that are not finite, counts below one, workers beyond the cores.
     (["stacksquared", "solve", "--seed", "1", "--max-seconds", "nan"], "finite number above 0"),
     (["stacksquared", "solve", "--seed", "1", "--max-seconds", "inf"], "finite number above 0"),
@@ -63,8 +63,8 @@ def error_line(run: forked.Run) -> str:
     (["spider", "dof", "KS | QS", "--max-seconds", "-inf"], "finite number above 0"),
     (["stacksquared", "solve", "--seed", "-1"], "not a FreeCell deal number"),
     (["stackmgmt", "cases", "--kind", "path", "--count", "0", "--out", "x.in"], "--count"),
-    (["stacksquared", "stats", "--deals", "5", "--jobs", "0"], "worker count"),
-    (["stacksquared", "stats", "--deals", "5", "--jobs", str(clitools.cores() + 1)],
+    (["stacksquared", "winrate", "--deals", "5", "--jobs", "0"], "worker count"),
+    (["stacksquared", "winrate", "--deals", "5", "--jobs", str(clitools.cores() + 1)],
      "worker count"),
     (["stacksquared", "solve", "--seed", "1", "--max-nodes", "99999999999999999999999"],
      "--max-nodes"),
@@ -77,15 +77,14 @@ def error_line(run: forked.Run) -> str:
      "--index"),
     # Memory-sizing options: each would need petabytes.
     (["montana", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
-    (["montana", "solve", "--seed", "1", "--movable-twos", "--pass-states", HUGE],
-     f"--pass-states {HUGE} would need"),
     (["stacksquared", "grade", "--seed", "1", "--tree-states", HUGE], "would need"),
     (["stacksquared", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
     (["spider", "dof", "KS | QS", "--max-states", HUGE], "would need"),
     (["stackmgmt", "solve", "--brute", "--max-states", HUGE, "sample.in"], "would need"),
     (["agnes", "winrate", "--rules", "up-suit-none", "--deals", HUGE], "would need"),
     (["montana", "winrate", "--deals", HUGE], "would need"),
-    (["stacksquared", "stats", "--deals", "2000000000000"], "would need"),
+    (["stacksquared", "winrate", "--deals", "2000000000000"], "would need"),
+    (["agnes", "winrate", "--deals", "2", "--table-bits", "30", "--jobs", "2"], "would need"),
     (["stackmgmt", "cases", "--kind", "path", "--stacks", "100000", "--cards", "100000",
       "--out", "x.in"], "at most 50000 suits"),
     (["stackmgmt", "cases", "--kind", "path", "--stacks", "4000", "--cards", "4000",
@@ -103,7 +102,7 @@ def error_line(run: forked.Run) -> str:
     (["stacksquared", "solve", "--seed", "\u0661\u0660"], "written in the digits 0-9"),
     (["stacksquared", "solve", "--seeds", "0..1_0"], "malformed seed range '0..1_0'"),
     (["montana", "solve", "--seed", "1", "--max-seconds", "1_0"], "written in the digits 0-9"),
-    (["stacksquared", "stats", "--deals", "2", "--scheduler", ""], "an empty address"),
+    (["stacksquared", "winrate", "--deals", "2", "--scheduler", ""], "an empty address"),
 ])
 def test_bad_input_is_one_line_before_any_work(cwd, args, fragment):
     run = forked.run(["puzzlegen", *args], cwd, patience=20)

@@ -20,7 +20,7 @@ MISSING = "/nonexistent-folder/out.json"
 @pytest.mark.parametrize("args", [
     ["stacksquared", "generate", "--rows", "3", "--cols", "3", "--count", "1", "--level", "easy",
      "--out", MISSING],
-    ["montana", "winrate", "--ranks", "5", "--deals", "1", "--per-deal", MISSING],
+    ["montana", "winrate", "--rules", "5", "--deals", "1", "--per-deal", MISSING],
     ["agnes", "winrate", "--rules", "Up-Suit-None", "--deals", "1", "--per-deal", MISSING],
 ])
 def test_missing_output_folder_fails_before_any_work(args):

@@ -4,46 +4,49 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen.commands import montana as montana_cmd
-from puzzlegen.commands.montana import cli, play
+from puzzlegen.cli import cli as toolkit
 from puzzlegen.runs import read_records
-from solvers.cards import Card
-from solvers.montana import Search
-from solvers.montana.rules import Move, Rules, locked_count, parse_deal, replay
+from puzzlegen.winrate import play
+from solvers.game import get
+from solvers.montana import api
 from solvers.result import Limits
+
+GAME = get("montana")
 
 
 def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
+    return CliRunner().invoke(toolkit, ["montana", *[str(a) for a in args]])
 
 
-@pytest.mark.parametrize("extra", [[], ["--movable-twos"], ["--gaps", "random"],
-                                   ["--redeals", "0"], ["--movable-twos", "--no-columns"],
-                                   ["--movable-twos", "--hop-budgets", "none"],
-                                   ["--movable-twos", "--no-reach", "--no-safe"],
+@pytest.mark.parametrize("extra", [[], ["--rules", "6-movable-twos-redeals2"],
+                                   ["--rules", "6-redeals2-random-gaps"], ["--rules", "6"],
+                                   ["--rules", "6-movable-twos-redeals2", "--no-columns"],
+                                   ["--rules", "6-movable-twos-redeals2", "--hop-budgets", "none"],
+                                   ["--rules", "6-movable-twos-redeals2", "--no-reach",
+                                    "--no-safe"],
                                    ["--max-states", 300, "--forget", "--max-nodes", 10**7]])
-def test_solve_json_rounds_replay(extra):
-    result = run("solve", "--seed", 3, "--ranks", 6, "--json", *extra)
+def test_solve_json_replays_by_the_rules(extra):
+    args = ["--rules", "6-redeals2", *extra] if "--rules" not in extra else extra
+    result = run("solve", "--seed", 3, "--json", *args)
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    rules = Rules(6, movable_twos="--movable-twos" in extra)
-    assert set(out) >= {"won", "rounds", "status", "locked"}
-    for rnd in out["rounds"]:
-        moves = [Move(Card.parse(m["card"]), tuple(m["to"])) for m in rnd["moves"]]
-        assert locked_count(replay(parse_deal(rnd["deal"], 6), moves, rules), 6) == rnd["locked"]
-    assert out["won"] == (out["rounds"][-1]["locked"] == 20)
+    rules = GAME.parse_rules(args[args.index("--rules") + 1])
+    assert set(out) >= {"status", "value", "rounds", "first", "moves"}
+    end = GAME.replay_text(GAME.deal_from_seed(3, rules), rules, out["moves"])
+    assert end.value == out["value"] and end.won == (out["status"] == "solved")
+    assert out["moves"].count("redeal/3") == out["rounds"] - 1
 
 
 def test_solve_a_deal_and_print_for_people():
     deal = "2C 3C 3D AC 2D AD 2H 3H AH 2S 3S AS"
-    result = run("solve", *deal.split(), "--ranks", 3)
+    result = run("solve", *deal.split(), "--rules", 3)
     assert result.exit_code == 0, result.output
-    assert "round 1: 8 of 8 cards locked (won)" in result.output
-    assert result.output.strip().endswith("won")
+    assert "won: 8 of 8 cards locked after 1 round (" in result.output
+    assert "solution: " in result.output
 
 
 def test_winrate_json_counts():
-    result = run("winrate", "--deals", 30, "--ranks", 5, "--redeals", 0, "--json")
+    result = run("winrate", "--deals", 30, "--rules", 5, "--json")
     assert result.exit_code == 0, result.output
     a = json.loads(result.output)
     assert a["limit"] == 0 and a["won"] + a["lost"] == a["deals"] == 30
@@ -54,8 +57,8 @@ def test_winrate_json_counts():
 
 def test_winrate_counts_limits_separately(tmp_path):
     per_deal = tmp_path / "deals.jsonl"
-    result = run("winrate", "--deals", 3, "--max-states", 5, "--no-forget", "--per-deal", per_deal,
-                 "--json")
+    result = run("winrate", "--deals", 3, "--rules", "13-redeals2", "--max-states", 5,
+                 "--no-forget", "--per-deal", per_deal, "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     lines = list(read_records(per_deal))
@@ -64,46 +67,48 @@ def test_winrate_counts_limits_separately(tmp_path):
     assert out["limits_lost_won"]["rate"] == [out["won"] / 3, (out["won"] + out["limit"]) / 3]
 
 
-def test_forget_given_no_limit_stops_at_the_default_moves(monkeypatch):
-    """A forgetting table never stops for memory, so a search given neither --max-nodes nor
-    --max-seconds makes ``FORGET_MAX_NODES`` moves (lowered here) and says ``limit``; a limit
-    given is kept, and a run's settings name the moves its deals had."""
-    monkeypatch.setattr(montana_cmd, "FORGET_MAX_NODES", 3000)
-    game = ["--seed", 7, "--movable-twos", "--redeals", 0, "--max-states", 300, "--forget"]
-    out = json.loads(run("solve", *game, "--json").output)
-    assert out["status"] == "limit" and out["nodes"] == 3000
+def test_a_forgetting_search_stops_at_its_moves():
+    """A forgetting table never stops for memory: --max-nodes ends the search with ``limit``,
+    and a run's settings name the moves its deals had; a search given no limit at all makes
+    ``FORGET_MAX_NODES`` moves."""
+    game = ["--seed", 7, "--rules", "13-movable-twos", "--max-states", 10**6, "--forget"]
     out = json.loads(run("solve", *game, "--max-nodes", 5000, "--json").output)
     assert out["status"] == "limit" and out["nodes"] == 5000
-    assert out["stopped_by"] == out["rounds"][0]["stopped_by"] == {"limit": "nodes",
-                                                                    "value": 5000}
-    out = json.loads(run("winrate", "--deals", 1, *game[2:], "--json").output)
+    assert out["stopped_by"] == {"limit": "nodes", "value": 5000}
+    out = json.loads(run("winrate", "--deals", 1, *game[2:], "--max-nodes", 3000,
+                         "--json").output)
     assert out["max_nodes"] == 3000 and out["limit"] == 1
+    help = " ".join(run("winrate", "--help").output.split())
+    assert f"[default: {api.FORGET_MAX_NODES};" in help
+    assert f"and {api.FORGET_MAX_NODES:,} moves a deal) decide 99.9% of random 52-card" in help
 
 
-@pytest.mark.parametrize("extra", [[], ["--movable-twos", "--pass-states", 2000]])
-def test_first_round_of_a_game_is_the_single_deal(tmp_path, extra):
+@pytest.mark.parametrize("movable, extra", [("", []), ("-movable-twos", ["--pass-states", 2000])])
+def test_first_round_of_a_game_is_the_single_deal(tmp_path, movable, extra):
     """Round 1 of a game with redeals is the single-deal search: same outcome, deal by deal."""
     files = {r: tmp_path / f"r{r}.jsonl" for r in (0, 2)}
     outs = {}
     for r, path in files.items():
-        result = run("winrate", "--deals", 40, "--seed", 500, "--ranks", 7, "--redeals", r,
+        rules = f"7{movable}" + (f"-redeals{r}" if r else "")
+        result = run("winrate", "--deals", 40, "--seed", 500, "--rules", rules,
                      "--per-deal", path, "--json", *extra)
         assert result.exit_code == 0, result.output
         outs[r] = json.loads(result.output)
     single, game = (list(read_records(files[r])) for r in (0, 2))
-    assert [(d["seed"], d["result"], d["locked"]) for d in single] == \
+    assert [(d["seed"], d["result"], d["value"]) for d in single] == \
         [(d["seed"], d["first"]["result"], d["first"]["locked"]) for d in game]
     assert outs[2]["first_round"]["won"] == outs[0]["won"] == outs[0]["first_round"]["won"]
     assert outs[2]["won"] > outs[2]["first_round"]["won"]
 
 
-@pytest.mark.parametrize("rules,search", [(Rules(7), Search()),
-                                          (Rules(6, movable_twos=True), Search(pass_states=500))])
-def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
+@pytest.mark.parametrize("rules,tuning", [("7-redeals2", {}),
+                                          ("6-movable-twos-redeals2", {"pass_states": 500})])
+def test_a_bigger_table_changes_only_the_limit_deals(rules, tuning):
     """The search order does not depend on the table size: re-solving a run's limit deals with a
     bigger table gives exactly the run with that table (how examples/montana_winrate.py works).
     The hop-budget passes end at their own cap, whatever the table's size."""
-    small, big = ([play(seed, rules, 2, Limits(), states, False, search) for seed in range(40)]
+    small, big = ([play(seed, "montana", rules, 0, Limits(states=states),
+                        {**tuning, "forget": False}) for seed in range(40)]
                   for states in (3000, 1_000_000))
     assert any(r["result"] == "limit" for r in small)
     for a, b in zip(small, big):
@@ -114,38 +119,40 @@ def test_a_bigger_table_changes_only_the_limit_deals(rules, search):
 def test_a_forgetting_table_plays_the_games_of_a_big_one():
     """``--forget`` with a small table plays every game as a table big enough for all does
     (fixed Twos: every layout may be forgotten, so no limit)."""
-    rules = Rules(7)
-    small, big = ([play(seed, rules, 2, Limits(nodes=10**8), states, False, forget=forget)
+    small, big = ([play(seed, "montana", "7-redeals2", 0, Limits(nodes=10**8, states=states),
+                        {"forget": forget})
                    for seed in range(40)] for states, forget in ((300, True), (1_000_000, False)))
     assert [r["result"] for r in small] == [r["result"] for r in big]
-    assert small == [{**b, "seconds": s["seconds"], "states": s["states"],
+    assert small == [{**b, "seconds": s["seconds"], "states": s["states"], "nodes": s["nodes"],
                       "first": {**b["first"], "states": s["first"]["states"]}}
                      for s, b in zip(small, big)]
     assert sum(s["states"] > b["states"] for s, b in zip(small, big)) >= 5
 
 
 @pytest.mark.parametrize("args,message", [
-    (["solve", "--ranks", 3, "AC", "2C"], "the deal has 2 cards, expected 12"),
-    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3H".split()], "duplicate card 3H"),
-    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 9S".split()],
+    (["solve", "--rules", 3, "AC 2C"], "the deal has 2 cards, expected 12"),
+    (["solve", "--rules", 3, "AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 3H"], "duplicate card 3H"),
+    (["solve", "--rules", 3, "AC AD AH AS 2C 2D 2H 2S 3C 3D 3H 9S"],
      "card 9S is not in a deck of ranks A..3"),
-    (["solve", "--ranks", 3, *"AC AD AH AS 2C 2D 2H 2S 3C 3D 3H ZZ".split()], "malformed card"),
-    (["solve", "--seed", 1, "--ranks", 2], "--ranks must be between 3 and 13"),
-    (["solve"], "give either a DEAL or --seed"),
-    (["solve", "--seed", 1, "AC"], "give either a DEAL or --seed"),
-    (["solve", "--seed", 1, "--redeals", -1], "--redeals must be at least 0"),
+    (["solve", "--rules", 3, "AC AD AH AS 2C 2D 2H 2S 3C 3D 3H ZZ"], "malformed card"),
+    (["solve", "--seed", 1, "--rules", 2], "ranks"),
+    (["solve"], "give exactly one of a DEAL or --seed"),
+    (["solve", "--seed", 1, "AC"], "give exactly one of a DEAL or --seed"),
+    (["solve", "--seed", 1, "--rules", "8-redeals-1"], "unknown Montana rules"),
     (["solve", "--seed", 1, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),
     (["solve", "--seed", 1, "--max-seconds", 0], "'--max-seconds': 0 is not a finite number"),
     (["winrate", "--deals", 2, "--max-seconds", "nan"], "'--max-seconds': nan is not a finite"),
     (["winrate", "--deals", 2, "--max-nodes", 0], "'--max-nodes': 0 is not in the range 1<="),
-    (["winrate", "--deals", 2, "--ranks", 20], "--ranks must be between 3 and 13"),
+    (["winrate", "--deals", 2, "--rules", 20], "ranks"),
     (["winrate", "--deals", 2, "--max-states", 0], "'--max-states': 0 is not in the range 1<="),
-    (["solve", "--seed", 1, "--hop-budgets", "2,16"],
+    (["solve", "--seed", 1, "--hop-budgets", "2,16", "--rules", "8-movable-twos"],
      "--hop-budgets must be rising numbers from 0 to 15 (or none), got 2,16"),
-    (["solve", "--seed", 1, "--hop-budgets", "2,1"], "--hop-budgets must be rising numbers"),
+    (["solve", "--seed", 1, "--hop-budgets", "2,1", "--rules", "8-movable-twos"],
+     "--hop-budgets must be rising numbers"),
     (["solve", "--seed", 1, "--hop-budgets", "two"],
      "--hop-budgets takes comma-separated numbers or none"),
     (["winrate", "--deals", 2, "--pass-states", 0], "'--pass-states': 0 is not in the range 1<="),
+    (["solve", "--seed", 1, "--redeal-seed", -1], "'--redeal-seed': -1 is not in the range 0<="),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message):
     result = run(*args)
@@ -164,7 +171,7 @@ def test_choices_count_the_winning_first_moves_the_grading_counts():
                       .read_text())
     compared = 0
     for entry in pack["puzzles"][::5]:
-        out = json.loads(run("solve", entry["deal"], "--ranks", 8, "--redeals", 0, "--choices",
+        out = json.loads(run("solve", entry["deal"], "--rules", 8, "--choices",
                              "--json").output)
         metrics = entry["metrics"]
         assert sum(map(len, out["choices"].values())) == metrics["first_moves"]
@@ -172,6 +179,5 @@ def test_choices_count_the_winning_first_moves_the_grading_counts():
         assert not out["choices"]["limit"]
         compared += metrics["winning_first_moves"] < metrics["first_moves"]
     assert compared >= 2
-    readable = run("solve", pack["puzzles"][0]["deal"], "--ranks", 8, "--redeals", 0,
-                   "--choices").output
-    assert "legal moves keep the game winnable" in readable
+    readable = run("solve", pack["puzzles"][0]["deal"], "--rules", 8, "--choices").output
+    assert "legal moves keep the deal winnable" in readable

@@ -93,10 +93,33 @@ def test_solve_with_reshuffles_crosses_rounds_and_replays():
 
 def test_limits_give_limit():
     deal = GAME.deal_from_seed(won_seeds("8", 1)[0], EIGHT)
-    for limits in (Limits(nodes=3), Limits(states=3), Limits(seconds=0.0)):
+    for limits in (Limits(nodes=3), Limits(seconds=0.0)):
         assert GAME.solve(deal, EIGHT, limits).status is Status.LIMIT
     movable = GAME.parse_rules("8-movable-twos")
-    assert GAME.solve(deal, movable, Limits(states=3)).status is Status.LIMIT
+    for rules in (EIGHT, movable):
+        assert GAME.solve(deal, rules, Limits(states=3), forget=False).status is Status.LIMIT
+
+
+def test_a_full_table_forgets_and_still_answers_exactly():
+    deal = GAME.deal_from_seed(won_seeds("8", 1)[0], EIGHT)
+    whole = GAME.solve(deal, EIGHT, Limits())
+    small = GAME.solve(deal, EIGHT, Limits(states=3))
+    assert small.status is whole.status is Status.SOLVED
+    assert small.value == whole.value and GAME.replay(deal, EIGHT, small.moves).won
+
+
+def test_a_numbered_deal_reshuffles_with_its_number_and_its_line_says_so():
+    rules = GAME.parse_rules("6-redeals2")
+    for seed in range(40):
+        deal = GAME.deal_from_seed(seed, rules)
+        result = GAME.solve_numbered(seed, deal, rules, Limits())
+        redeals = [m for m in result.moves if str(m).startswith("redeal")]
+        assert all(str(m) == ("redeal" if seed == 0 else f"redeal/{seed}") for m in redeals)
+        assert GAME.replay(deal, rules, result.moves).won == result.solved
+        text = [GAME.format_move(m) for m in result.moves]
+        assert GAME.replay_text(deal, rules, text).value == result.value
+    with pytest.raises(BadInput, match="one game"):
+        GAME.replay_text(deal, rules, ["redeal/1", "redeal/2"])
 
 
 def test_figures_are_symmetric_deterministic_and_match_hardness():

@@ -1,5 +1,6 @@
 """``examples/montana_winrate.py``: merging chunked win-rate runs and re-solving their limits
-gives the run a bigger table would give; files of other rules or contradicting answers stop it."""
+gives the run a bigger table would give; files of other rules (today's or an earlier run's header)
+or contradicting answers stop it, and the earlier runs' records are merged as today's."""
 import json
 import subprocess
 import sys
@@ -8,14 +9,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen.commands.montana import cli
+from puzzlegen.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ["--ranks", "6", "--redeals", "2"]
+RULES = ["--rules", "6-redeals2"]
 
 
-def winrate(*args) -> dict:
-    result = CliRunner().invoke(cli, ["winrate", *RULES, "--json", *map(str, args)])
+def winrate(*args, rules: list[str] = RULES) -> dict:
+    result = CliRunner().invoke(cli, ["montana", "winrate", *rules, "--json",
+                                      *map(str, args)])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
@@ -54,10 +56,34 @@ def test_merged_chunks_with_their_limits_resolved_are_the_run_of_the_bigger_tabl
 
 def test_a_file_of_other_rules_is_refused(chunks, tmp_path):
     other = tmp_path / "seven.jsonl"
-    winrate("--deals", 2, "--seed", 30, "--ranks", 7, "--per-deal", other)
+    winrate("--deals", 2, "--seed", 30, "--per-deal", other, rules=["--rules", "7-redeals2"])
     proc = merge(*chunks, other, *RULES)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.splitlines() == [f"error: {other} was run with other rules: ranks 7, not 6"]
+    assert proc.stderr.splitlines() == [
+        f"error: {other} was run with other rules: 7-redeals2, not 6-redeals2"]
+
+
+def test_an_earlier_runs_file_is_read_as_its_rules_and_merged_as_todays_records(tmp_path):
+    """A file of the earlier ``montana winrate --ranks N --redeals R ...`` (its header names the
+    rules by their settings, its records ``locked`` and no ``nodes``) is refused under other
+    rules and merged under its own: its ``locked`` is the record's ``value``."""
+    lines = (ROOT / "examples/output/montana-13-movable-twos-redeals2-seed450.jsonl") \
+        .read_text().splitlines()[:4]
+    old = tmp_path / "old.jsonl"
+    old.write_text("\n".join(lines) + "\n")
+    rows = [json.loads(line) for line in lines[1:]]
+    assert json.loads(lines[0])["run"]["ranks"] == 13 and "locked" in rows[0]
+    proc = merge(old, "--rules", "13-redeals2")
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        f"error: {old} was run with other rules: 13-movable-twos-redeals2, not 13-redeals2"]
+    out = tmp_path / "merged.jsonl"
+    proc = merge(old, "--rules", "13-movable-twos-redeals2", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["deals"] == 3 and summary["rules"] == "13-movable-twos-redeals2"
+    assert summary["mean_locked"] == sum(r["locked"] for r in rows) / 3
+    merged = [json.loads(line) for line in out.read_text().splitlines()]
+    assert merged == [{("value" if k == "locked" else k): v for k, v in r.items()} for r in rows]
 
 
 def test_two_files_that_answer_a_deal_differently_are_refused(chunks, tmp_path):

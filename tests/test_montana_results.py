@@ -20,10 +20,10 @@ MOVABLE = [f"montana-13-movable-twos-redeals2{part}.jsonl"
            for part in ("", "-resolved", "-seed450", "-forget", "-seed3001")]
 
 
-def merge(files: list[str], *flags: str) -> dict:
+def merge(files: list[str], rules: str) -> dict:
     proc = subprocess.run([sys.executable, "examples/montana_winrate.py",
-                           *(RESULTS + f for f in files), "--ranks", "13", "--redeals", "2",
-                           *flags], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           *(RESULTS + f for f in files), "--rules", rules],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -50,7 +50,7 @@ def cells(summary: dict) -> list[str]:
 
 
 def test_the_movable_twos_table_is_the_merge_of_its_files():
-    summary = merge(MOVABLE, "--movable-twos")
+    summary = merge(MOVABLE, "13-movable-twos-redeals2")
     assert summary["deals"] == 10_000 and summary["limit"] <= 50  # 10,000 deals, at most 0.5% `limit`
     single = readme_row("movable Twos, single deal (the published rule)")
     assert single[:6] == cells(summary["first_round"])
@@ -61,7 +61,7 @@ def test_the_movable_twos_table_is_the_merge_of_its_files():
 
 
 def test_the_fixed_twos_table_is_its_merged_file():
-    summary = merge(["montana-13-redeals2.jsonl"])
+    summary = merge(["montana-13-redeals2.jsonl"], "13-redeals2")
     assert (summary["deals"], summary["limit"]) == (10_000, 0)
     for label, figures in (("the seed's rules: two reshuffles", summary),
                            ("a single deal, no reshuffle", summary["first_round"])):

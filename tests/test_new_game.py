@@ -62,8 +62,27 @@ def pack(folder) -> Path:
 
 
 def test_the_command_line_lists_and_runs_the_new_game(folder):
-    assert "Near Swaps: generate, grade, solve." in puzzlegen("--help")
-    assert {"grade", "generate", "solve"} <= set(puzzlegen("swaps", "--help").split())
+    assert "Near Swaps: generate, grade, solve, winrate." in puzzlegen("--help")
+    assert {"grade", "generate", "solve", "winrate"} <= set(puzzlegen("swaps", "--help").split())
+
+
+def test_the_new_game_has_a_win_rate_with_a_resumable_per_deal_file(folder):
+    """``winrate`` comes from the contract: the shared figures, one record a deal, resumed."""
+    records = folder / "swaps.jsonl"
+    args = ["swaps", "winrate", "--rules", "6", "--deals", "40", "--seed", "3", "--jobs", "1",
+            "--json", "--per-deal", str(records)]
+    first = json.loads(puzzlegen(*args))
+    assert first["deals"] == 40 and first["won"] + first["lost"] == 40 and not first["limit"]
+    lines = records.read_text().splitlines()
+    assert [json.loads(line)["seed"] for line in lines[1:]] == list(range(3, 43))
+    again = json.loads(puzzlegen(*args, "--resume"))
+    assert {k: again[k] for k in ("won", "lost", "win_rate")} == \
+        {k: first[k] for k in ("won", "lost", "win_rate")}
+    record = json.loads(lines[1])
+    for tampered in ({**record, "result": "drawn"}, {**record, "nodes": -1}, {"seed": 3}):
+        records.write_text("\n".join([lines[0], json.dumps(tampered)]) + "\n")
+        bad = CliRunner().invoke(cli, args[:-2] + ["--per-deal", str(records), "--resume"])
+        assert bad.exit_code == 2 and bad.output.startswith("error: "), tampered
 
 
 def test_the_new_game_solves_exactly_from_the_contract(folder):
@@ -71,7 +90,7 @@ def test_the_new_game_solves_exactly_from_the_contract(folder):
     won = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--json", "2S AS 3S 5S 4S 6S"))
     assert won["status"] == "solved" and sorted(won["moves"]) == ["2S-AS", "5S-4S"]
     text = puzzlegen("swaps", "solve", "--rules", "6", "2S AS 3S 5S 4S 6S")
-    assert "solved (" in text and "solution: " in text
+    assert "solved, value 6 (" in text and "solution: " in text
     lost = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--json", "6S 5S 4S 3S 2S AS"))
     assert lost["status"] == "unsolvable" and lost["moves"] == []
     stopped = json.loads(puzzlegen("swaps", "solve", "--rules", "6", "--max-states", "1",

@@ -66,12 +66,17 @@ def test_spider_lines_replay(monkeypatch):
         spider.dof_report(board)
 
 
-def test_stacksquared_stats_replays_the_lines_it_writes(monkeypatch, tmp_path):
-    monkeypatch.setattr(survey, "solve", dropping_the_last_move(survey.solve))
-    survey.survey(3, 3, range(3), Limits(nodes=5_000_000))           # no lines kept: no replay
-    with pytest.raises(AssertionError, match="does not replay"):
-        survey.survey(3, 3, range(3), Limits(nodes=5_000_000),
-                      per_deal=str(tmp_path / "deals.jsonl"))
+def test_a_win_rate_replays_every_line_it_counts_won(monkeypatch):
+    """Every game's ``winrate`` (``puzzlegen.winrate.play``) and ``solve`` replay a winning line
+    by the game's rules before they count or print it."""
+    from puzzlegen import winrate
+    from solvers.stacksquared import game
+    for seed in range(3):
+        assert winrate.play(seed, "stacksquared", "3x3", 0, Limits(nodes=5_000_000), {})
+    monkeypatch.setattr(game, "solve", dropping_the_last_move(game.solve))
+    with pytest.raises(AssertionError, match="does not win by the game's rules"):
+        for seed in range(3):
+            winrate.play(seed, "stacksquared", "3x3", 0, Limits(nodes=5_000_000), {})
 
 
 def test_a_grades_line_replays(monkeypatch):

@@ -8,7 +8,8 @@ from functools import partial
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen import runs, stats
+from puzzlegen import runs
+from solvers import stats
 from puzzlegen.cli import cli
 from puzzlegen.clitools import Progress, rate_text
 from solvers.errors import BadInput
@@ -164,19 +165,18 @@ def test_progress_lines_when_stderr_is_not_a_terminal(capsys):
 
 
 def test_run_options_through_the_command_line(tmp_path):
-    result = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "2", "--ranks", "4",
-                                      "--resume"])
+    result = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "2", "--rules",
+                                      "4-redeals2", "--resume"])
     assert result.exit_code == 2 and result.output == \
         "error: --resume needs --per-deal FILE (the file of the run to continue)\n"
     path = tmp_path / "deals.jsonl"
-    args = ["montana", "winrate", "--deals", "3", "--ranks", "4", "--per-deal", str(path),
-            "--json"]
-    first = CliRunner().invoke(cli, args)
-    again = CliRunner().invoke(cli, args)
+    args = ["montana", "winrate", "--deals", "3", "--per-deal", str(path), "--json"]
+    first = CliRunner().invoke(cli, [*args, "--rules", "4-redeals2"])
+    again = CliRunner().invoke(cli, [*args, "--rules", "4-redeals2"])
     assert again.exit_code == 2 and "exists: give --resume" in again.output
-    other = CliRunner().invoke(cli, [*args, "--redeals", "1", "--resume"])
-    assert other.exit_code == 2 and "belongs to another run: redeals 2 there, 1 here" in \
-        other.output
+    other = CliRunner().invoke(cli, [*args, "--rules", "4-redeals1", "--resume"])
+    assert other.exit_code == 2 and \
+        "belongs to another run: rules \"4-redeals2\" there, \"4-redeals1\" here" in other.output
     bad = CliRunner().invoke(cli, [*args[:-3], "--scheduler", "nowhere"])
     assert bad.exit_code == 2 and bad.output == "error: cannot reach the Dask scheduler at " \
         "nowhere: missing port number in address 'nowhere'\n"
@@ -184,7 +184,7 @@ def test_run_options_through_the_command_line(tmp_path):
     # start, where its close waits on the same lock (a 300 s hang in CI).
     from distributed import Client
     assert not any(isinstance(o, Client) for o in gc.get_objects())
-    resumed = CliRunner().invoke(cli, [*args, "--resume"])
+    resumed = CliRunner().invoke(cli, [*args, "--rules", "4-redeals2", "--resume"])
     assert _untimed(json.loads(resumed.output)) == _untimed(json.loads(first.output))
 
 
@@ -204,19 +204,20 @@ def test_win_summary_counts_rate_of_decided_and_the_band():
     assert stats.win_summary(0, 0, 4)["win_rate"]["rate"] is None
 
 
-def test_agnes_and_montana_winrate_share_one_shape():
-    shared = {"deals", "won", "lost", "limit", "win_rate", "limits_lost_won"}
-    agnes = CliRunner().invoke(cli, ["agnes", "winrate", "--rules", "Up-Suit-None", "--deals",
-                                     "4", "--max-nodes", "300", "--json"])
-    montana = CliRunner().invoke(cli, ["montana", "winrate", "--deals", "4", "--ranks", "5",
-                                       "--max-states", "300", "--json"])
-    for result in (agnes, montana):
-        assert result.exit_code == 0, result.output
-        summary = json.loads(result.output)
-        assert shared <= set(summary)
-        assert summary["won"] + summary["lost"] + summary["limit"] == summary["deals"] == 4
-        expected = stats.win_summary(summary["won"], summary["lost"], summary["limit"])
-        assert {k: summary[k] for k in shared} == expected
+@pytest.mark.parametrize("game, rules", [
+    ("stacksquared", "3x4"), ("agnes", "Up-Suit-None"), ("montana", "5-redeals2"),
+    ("stackmgmt", "6x4-k3"), ("spider", "3x4")])
+def test_every_game_has_one_winrate_shape(game, rules):
+    shared = {"rules", "seed", "start", "max_nodes", "max_states", "max_seconds", "deals", "won",
+              "lost", "limit", "win_rate", "limits_lost_won", "seconds", "wall_seconds"}
+    result = CliRunner().invoke(cli, [game, "winrate", "--rules", rules, "--deals", "4",
+                                      "--max-seconds", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert shared <= set(summary) and summary["rules"] == rules
+    assert summary["won"] + summary["lost"] + summary["limit"] == summary["deals"] == 4
+    expected = stats.win_summary(summary["won"], summary["lost"], summary["limit"])
+    assert {k: summary[k] for k in expected} == expected
 
 
 def interrupt_at(stop: int, n: int) -> dict:
@@ -239,12 +240,12 @@ def test_an_interrupted_run_names_what_it_runs_and_offers_per_deal_only_with_a_k
 def test_a_survey_checks_the_records_it_resumes(tmp_path):
     """A 3x4 deal's line in a 4x4 survey's file: its moves do not replay on the 4x4 deal."""
     path, other = tmp_path / "4x4.jsonl", tmp_path / "3x4.jsonl"
-    stats = ["stacksquared", "stats", "--cols", "4", "--deals", "5", "--per-deal"]
-    assert CliRunner().invoke(cli, [*stats, str(path), "--rows", "4"]).exit_code == 0
-    assert CliRunner().invoke(cli, [*stats, str(other), "--rows", "3"]).exit_code == 0
+    run = ["stacksquared", "winrate", "--deals", "5", "--per-deal"]
+    assert CliRunner().invoke(cli, [*run, str(path), "--rules", "4x4"]).exit_code == 0
+    assert CliRunner().invoke(cli, [*run, str(other), "--rules", "3x4"]).exit_code == 0
     with open(path, "a") as fh:
         fh.write(other.read_text().splitlines()[3] + "\n")
-    result = CliRunner().invoke(cli, [*stats, str(path), "--rows", "4", "--deals", "8",
+    result = CliRunner().invoke(cli, [*run, str(path), "--rules", "4x4", "--deals", "8",
                                       "--resume"])
     assert result.exit_code == 2, result.output
     assert "line 7: not a record of this run (" in result.output

@@ -103,10 +103,10 @@ GAMES = {
     "agnes": (["agnes", "winrate", "--rules", "Up-Suit-AnyRun", "--seed", "2024",
                "--table-bits", "12", "--max-nodes", "300000"],
               lambda k, n: ["--start", str(k), "--deals", str(n)], 1940),
-    "montana": (["montana", "winrate", "--ranks", "7", "--redeals", "2"],
+    "montana": (["montana", "winrate", "--rules", "7-redeals2"],
                 lambda k, n: ["--seed", str(k), "--deals", str(n)], 500),
-    "stacksquared": (["stacksquared", "stats", "--rows", "4", "--cols", "4"],
-                     lambda k, n: ["--seed-start", str(k), "--deals", str(n)], 0),
+    "stacksquared": (["stacksquared", "winrate", "--rules", "4x4"],
+                     lambda k, n: ["--seed", str(k), "--deals", str(n)], 0),
 }
 
 
@@ -122,7 +122,7 @@ def test_a_deal_is_the_same_alone_in_a_batch_and_on_workers(tmp_path, scheduler,
     assert batch == on_workers == alone
 
 
-BIG_RUN = ["stacksquared", "stats", "--rows", "4", "--cols", "4", "--deals", "6000"]
+BIG_RUN = ["stacksquared", "winrate", "--rules", "4x4", "--deals", "6000"]
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +136,7 @@ def uninterrupted(tmp_path_factory, scheduler):
 
 
 def _untimed(summary: dict) -> dict:
-    return {k: v for k, v in summary.items() if k != "timing"}
+    return {k: v for k, v in summary.items() if k not in ("seconds", "wall_seconds")}
 
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGKILL"])
@@ -218,7 +218,7 @@ def test_a_long_montana_round_keeps_its_worker(tmp_path):
     # worker is dropped mid-deal and the run ends with no worker left).
     with _cluster(tmp_path, workers=1, worker_ttl="2s") as address:
         out = CliRunner().invoke(cli, [
-            "montana", "winrate", "--movable-twos", "--redeals", "0", "--hop-budgets", "none",
+            "montana", "winrate", "--rules", "13-movable-twos", "--hop-budgets", "none",
             "--seed", "488", "--deals", "1", "--max-seconds", "6", "--scheduler", address,
             "--json"])
     assert out.exit_code == 0, out.output

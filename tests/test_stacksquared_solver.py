@@ -270,8 +270,8 @@ def test_cli_batch_seeds_and_input():
     assert [x["max_score"] for x in lines2] == [x["max_score"] for x in lines]
 
 
-def test_cli_stats_json():
-    out = run("stats", "--rows", "3", "--cols", "3", "--deals", "200", "--json")
+def test_cli_winrate_json():
+    out = run("winrate", "--rules", "3x3", "--deals", "200", "--json")
     data = json.loads(out.output)
     single = data["single_stack"]
     assert single["deals"] == 200 and single["wilson95"][0] < single["rate"] < single["wilson95"][1]
@@ -287,7 +287,7 @@ def test_cli_stats_json():
     (["solve", "--seeds", "9..2"], "empty or negative seed range"),
     (["solve", "--input", "/no/such/file"], "/no/such/file"),
     (["solve"], "give exactly one of"),
-    (["stats", "--deals", "5", "--rows", "9", "--cols", "9"], "impossible grid 9x9"),
+    (["winrate", "--deals", "5", "--rules", "9x9"], "impossible grid 9x9"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, message):
     out = runner.invoke(cli, ["stacksquared", *args])

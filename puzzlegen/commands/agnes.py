@@ -1,14 +1,12 @@
-"""``puzzlegen agnes``: solve an Agnes Sorel deal, measure win rates (docs/agnes.md)."""
+"""``puzzlegen agnes solve``: an Agnes Sorel deal solved from its start or a position reached, with
+the verdict of every legal move (docs/agnes.md); the other commands are every game's."""
 from __future__ import annotations
-
-import math
-import time
-from functools import partial
 
 import click
 
-from puzzlegen import clitools, runs, stats
-from puzzlegen.commands.design import add_design_commands
+from puzzlegen import clitools
+from puzzlegen.commands.design import add_game_commands
+from solvers import stats
 from solvers.errors import BadInput
 from solvers.result import Limits
 
@@ -19,10 +17,6 @@ rules_option = click.option("--rules", "rules_name", required=True,
 #: Positions a search examines by default (moves played: about a minute); deals a seed skips
 #: at most (reaching deal K replays K shuffles, about 30 seconds a million).
 DEFAULT_MAX_NODES, MAX_SKIP = 20_000_000, 1_000_000
-#: Memory a deal of a ``winrate`` run takes (its task and its record, measured: about 4 kB).
-RECORD_BYTES = 5000
-#: The run settings' former names: a per-deal file begun with ``--max-states`` is resumed.
-RENAMED = {"max_states": "max_nodes"}
 
 
 def limit_options(fn):
@@ -121,89 +115,4 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_nodes, ma
             click.echo(f"{number:4d}. {move}")
 
 
-def solve_deal(spec: tuple, rules, max_nodes: int | None, table_bits: int,
-               max_seconds: float | None = None) -> dict:
-    """A win-rate run's function: ``(index, deal)`` -> its per-deal line (the fields of
-    docs/runs.md, ``seconds``, and on a ``limit`` line ``stopped_by``: the limit that stopped
-    it, ``nodes``, ``depth`` or ``seconds``; ``states`` counts the positions examined)."""
-    from solvers import agnes
-    index, deal = spec
-    result = agnes.solve(deal, rules, Limits(nodes=max_nodes, seconds=max_seconds),
-                         table_bits=table_bits, with_moves=False)
-    record = {"index": index, "result": stats.OUTCOME[result.status], "states": result.nodes,
-              "max_score": result.details["max_score"], "seconds": round(result.seconds, 6)}
-    if "stopped_by" in result.details:
-        record["stopped_by"] = result.details["stopped_by"]["limit"]
-    return record
-
-
-def check_solved(spec: tuple, record: dict) -> None:
-    """The fields of a resumed :func:`solve_deal` record and their ranges (a run's
-    ``check``)."""
-    runs.check_fields(record, {"index": int, "result": tuple(stats.OUTCOME.values()),
-                               "states": range(2 ** 63), "max_score": range(53),
-                               "seconds": float}, optional={"stopped_by": str})
-
-
-def warm_up(table_bits: int) -> None:
-    """Load the search kernel and make the table (a run's setup, so no deal's time is theirs)."""
-    from solvers import agnes
-    agnes.solve(agnes.deal_from_seed(0), agnes.parse_rules("Up-Suit-None"), Limits(nodes=1),
-                table_bits=table_bits, with_moves=False)
-
-
-def summarize(records: list[dict], settings: dict) -> dict:
-    """The ``winrate --json`` object: the win figures every game shares
-    (:func:`puzzlegen.stats.win_summary`), states over decided deals, solve seconds."""
-    decided = [rec["states"] for rec in records if rec["result"] != "limit"]
-    mean = sum(decided) / len(decided) if decided else 0.0
-    sd = math.sqrt(sum((v - mean) ** 2 for v in decided) / (len(decided) - 1)) \
-        if len(decided) > 1 else 0.0
-    return {**settings, **stats.tally(records),
-            "states": {"mean": mean, "sd": sd, "max": max(decided, default=0)},
-            "seconds": stats.seconds_summary([r["seconds"] for r in records if "seconds" in r])}
-
-
-@cli.command()
-@rules_option
-@click.option("--deals", type=clitools.IntRange(1), required=True, help="Number of deals.",
-              callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
-@click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
-              help="Deals 0..N-1 of this seed (quagnes's decks after random.seed(S)).")
-@click.option("--start", type=clitools.IntRange(0, MAX_SKIP), default=0, show_default=True,
-              help="First deal index (to split a long run).")
-@limit_options
-@table_option
-@clitools.run_options
-@clitools.json_option
-def winrate(rules_name, deals, seed, start, max_nodes, max_seconds, table_bits, run, as_json):
-    """Win rate over many deals: won/lost/limit counts, the rate of decided deals with a Wilson
-    95% interval, and its band with the limits counted lost and won."""
-    from solvers import agnes
-    rules = agnes.parse_rules(rules_name)
-    check_table(table_bits, 1 if run["scheduler"] else run["jobs"])
-    specs = list(enumerate(agnes.deals_from_seed(seed, start, deals), start))
-    settings = {"rules": rules.name, "seed": seed, "max_nodes": max_nodes,
-                **({"max_seconds": max_seconds} if max_seconds is not None else {}),
-                "table_bits": table_bits}
-    started = time.perf_counter()
-    records = list(runs.run(partial(solve_deal, rules=rules, max_nodes=max_nodes,
-                                    table_bits=table_bits, max_seconds=max_seconds), specs,
-                            key="index", spec_key=lambda spec: spec[0],
-                            fingerprint={"command": "agnes winrate", **settings},
-                            renamed=RENAMED,
-                            check=check_solved,
-                            setup=partial(warm_up, table_bits), desc=rules.name, **run))
-    summary = {**summarize(records, {**settings, "start": start}),
-               "wall_seconds": round(time.perf_counter() - started, 3)}
-    if as_json:
-        clitools.emit_json(summary)
-        return
-    click.echo(stats.format_win_summary(f"{rules.name}, deals {start}..{start + deals - 1} of "
-                                        f"seed {seed}", summary))
-    s = summary["states"]
-    click.echo(f"  nodes per decided deal: mean {s['mean']:.1f}, sd {s['sd']:.1f}, "
-               f"max {s['max']}; solver time {summary['seconds']['total']:.1f} s")
-
-
-add_design_commands(cli, "agnes")
+add_game_commands(cli, "agnes")

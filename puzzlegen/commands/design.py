@@ -8,12 +8,12 @@ import time
 import click
 
 from puzzlegen import clitools, packs
+from puzzlegen.commands.solving import read_deal, rules_option, solve_command, winrate_command
 from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE, Unfinished, generate_pack
 from puzzlegen.fileio import write_atomic
 from puzzlegen.grading import LEVELS, grade as grade_deal, load, parse_level
 from solvers import game as games
 from solvers.errors import BadInput
-from solvers.result import Limits
 
 
 def parse_levels(text: str) -> list[str]:
@@ -65,18 +65,6 @@ def run_generate(game: games.Designable, rules, count: int, level: str, seed: in
 
 def _puzzles(count: int) -> str:
     return "puzzle" if count == 1 else "puzzles"
-
-
-def read_deal(game: games.Game, rules, deal: str | None, seed: int | None):
-    if (deal is None) == (seed is None):
-        raise BadInput("give exactly one of a DEAL or --seed N")
-    return game.parse_deal(deal, rules) if deal is not None else game.deal_from_seed(seed, rules)
-
-
-def rules_option(game_name: str):
-    game = games.get(game_name)
-    return click.option("--rules", "rules_text", default=game.default_rules, show_default=True,
-                        help=f"The rules, e.g. {', '.join(game.variants()[:4])}.")
 
 
 def generate_options(fn):
@@ -180,58 +168,23 @@ def generate_command(game_name: str) -> click.Command:
     return generate
 
 
-def solve_command(game_name: str) -> click.Command:
-    """``puzzlegen GAME solve`` of a game without a solve of its own: the exact solve of one
-    deal, its line replayed by the game's rules before it is printed."""
+def add_game_commands(group: clitools.Group, game_name: str) -> None:
+    """Give a game's command group the commands every game has, where it has none of its own:
+    ``solve`` and ``winrate``, and for a designable game ``grade`` and ``generate``."""
     game = games.get(game_name)
-    default = game.default_limits
-
-    @click.command("solve")
-    @click.argument("deal", required=False)
-    @click.option("--seed", type=clitools.IntRange(0), help="Deal the game's deal number N.")
-    @rules_option(game_name)
-    @click.option("--max-states", type=clitools.COUNT, default=default.states,
-                  help="Positions the search may store (its memory).")
-    @click.option("--max-nodes", type=clitools.COUNT, default=default.nodes,
-                  help="Positions the search may examine.")
-    @click.option("--max-seconds", type=clitools.POSITIVE, default=default.seconds,
-                  show_default=True, help="Seconds the search may run.")
-    @clitools.json_option
-    def solve(deal, seed, rules_text, max_states, max_nodes, max_seconds, as_json):
-        """Solve DEAL exactly: 'solved' with a winning line, 'unsolvable', or 'limit' when a
-        limit stopped the search (never a guess)."""
-        rules = game.parse_rules(rules_text)
-        the_deal = read_deal(game, rules, deal, seed)
-        result = game.solve(the_deal, rules, Limits(nodes=max_nodes, seconds=max_seconds,
-                                                    states=max_states))
-        if result.solved and not game.replay(the_deal, rules, result.moves).won:
-            raise AssertionError("the solver's line does not win by the game's rules")
-        moves = [game.format_move(m) for m in result.moves]
-        if as_json:
-            clitools.emit_json({**result.to_json(), "moves": moves})
-            return
-        click.echo(game.show_deal(the_deal))
-        click.echo(f"{result.status.value} ({result.nodes:,} positions, "
-                   f"{result.seconds:.2f} s)")
-        if moves:
-            click.echo("solution: " + " ".join(moves))
-
-    return solve
-
-
-def add_design_commands(group: click.Group, game_name: str) -> None:
-    """Give a game's command group ``grade`` and ``generate``."""
-    group.add_command(grade_command(game_name))
-    group.add_command(generate_command(game_name))
+    makers = [solve_command, winrate_command]
+    if isinstance(game, games.Designable):
+        makers += [lambda g: grade_command(g.name), lambda g: generate_command(g.name)]
+    for make in makers:
+        command = make(game)
+        if command.name not in group.commands and command.name not in group.lazy:
+            group.add_command(command)
 
 
 def design_group(game: games.Game) -> click.Group:
-    """The command group of a game without a commands module of its own: ``solve``, and for a
-    designable game ``grade`` and ``generate``."""
+    """The command group of a game without a commands module of its own."""
     designable = isinstance(game, games.Designable)
-    group = clitools.group(game.name, help=f"{game.title}: solve deals" +
-                           (", grade them and generate packs." if designable else "."))
-    group.add_command(solve_command(game.name))
-    if designable:
-        add_design_commands(group, game.name)
+    group = clitools.group(game.name, help=f"{game.title}: solve deals, win rates" +
+                           (", grades and puzzle packs." if designable else "."))
+    add_game_commands(group, game.name)
     return group

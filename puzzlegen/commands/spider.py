@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from puzzlegen import clitools
+from puzzlegen.commands.design import add_game_commands
 from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.spider import ask, dof_report, move_report, parse_board
@@ -106,3 +107,4 @@ def move_cmd(board: str, src: int, units: int, dst: int | None, swap: int | None
             f"{k} {'yes' if v else 'no'}" for k, v in report["seed_algorithms"].items()))
     if report["moves"]:
         click.echo("moves: " + ", ".join(_text(m) for m in report["moves"]))
+add_game_commands(cli, "spider")

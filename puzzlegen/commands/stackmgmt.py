@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from puzzlegen import clitools
-from puzzlegen.commands.design import add_design_commands
+from puzzlegen.commands.design import add_game_commands
 from puzzlegen.fileio import write_atomic
 from solvers.result import Limits
 from solvers.stackmgmt import format_contest, parse_contest, solve, solve_brute, verdict_word
@@ -108,4 +108,4 @@ def cases_cmd(kind, count, n, c, length, seed, out, as_json):
 
 
 
-add_design_commands(cli, "stackmgmt")
+add_game_commands(cli, "stackmgmt")

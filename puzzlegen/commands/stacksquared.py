@@ -1,5 +1,5 @@
-"""``puzzlegen stacksquared``: solve, stats (here), grade and generate (stacksquared_design),
-hint (stacksquared_hint)."""
+"""``puzzlegen stacksquared``: solve (here, with runs of many deals), grade and generate
+(stacksquared_design), hint (stacksquared_hint); winrate is every game's."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +8,8 @@ from functools import partial
 import click
 
 from puzzlegen import clitools, runs
-from puzzlegen.survey import solve_record, solve_seed, solve_text, survey
+from puzzlegen.commands.design import add_game_commands
+from puzzlegen.survey import solve_record, solve_seed, solve_text
 from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.stacksquared import DEFAULT_LIMITS, Deal, warm_up
@@ -23,10 +24,6 @@ cli = clitools.group("stacksquared", help="StacksSquared (Birds of a Feather): a
                                         "Generate a puzzle pack at a difficulty level."),
                            "hint": ("puzzlegen.commands.stacksquared_hint:hint",
                                     "Safe and losing moves after the moves played so far.")})
-
-
-#: Memory a deal of a ``stats`` run takes (its task and its record, measured: about 1 kB).
-RECORD_BYTES = 1500
 
 
 def grid_options(fn):
@@ -143,38 +140,4 @@ def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states,
         print_result(the_deal, out)
 
 
-@cli.command()
-@grid_options
-@click.option("--deals", "-n", type=clitools.IntRange(1), required=True, help="Number of deals.",
-              callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
-@click.option("--seed-start", type=clitools.IntRange(0), default=0, show_default=True,
-              help="First seed; deals use seeds S, S+1, ...")
-@limit_options
-@clitools.run_options
-@clitools.json_option
-def stats(rows, cols, deals, seed_start, max_nodes, max_states, max_seconds, run, as_json):
-    """Statistics over seeded deals: single-stack probability, max-score distribution, timing.
-
-    The probability comes with a Wilson 95% interval over the decided deals; deals stopped by a
-    limit are counted apart, never as unsolvable.  --per-deal FILE keeps each deal's solve
-    fields (with its seed) as a JSON line; --resume continues a run from that file.
-    """
-    limits = make_limits(max_nodes, max_states, max_seconds, rows, cols,
-                         1 if run["scheduler"] else run["jobs"])
-    clitools.check_seeds(seed_start, deals)
-    summary = survey(rows, cols, range(seed_start, seed_start + deals), limits, **run)
-    if as_json:
-        clitools.emit_json(summary)
-        return
-    p = summary["single_stack"]
-    rate = "n/a" if p["rate"] is None else f"{100 * p['rate']:.2f}%"
-    click.echo(f"{rows}x{cols}, seeds {seed_start}..{seed_start + deals - 1}: "
-               f"single stack {p['count']}/{p['deals']} = {rate} "
-               f"(Wilson 95%: {100 * p['wilson95'][0]:.2f}%..{100 * p['wilson95'][1]:.2f}%)")
-    click.echo(f"limit results: {summary['limit']}")
-    click.echo("max score distribution: " + ", ".join(f"{k}: {v}" for k, v in
-                                                      summary["max_score_distribution"].items()))
-    t = summary["timing"]
-    where = f"on {run['scheduler']}" if run["scheduler"] else f"with {run['jobs']} job(s)"
-    click.echo(f"time per deal: mean {t['mean_ms']} ms, median {t['median_ms']} ms, "
-               f"p99 {t['p99_ms']} ms, max {t['max_ms']} ms; wall {t['wall_seconds']} s {where}")
+add_game_commands(cli, "stacksquared")

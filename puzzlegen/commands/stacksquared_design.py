@@ -4,7 +4,8 @@ from __future__ import annotations
 import click
 
 from puzzlegen import clitools
-from puzzlegen.commands.design import generate_options, read_deal, run_generate
+from puzzlegen.commands.design import generate_options, run_generate
+from puzzlegen.commands.solving import read_deal
 from puzzlegen.commands.stacksquared import grid_options
 from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints

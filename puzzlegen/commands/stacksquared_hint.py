@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import click
 
-from puzzlegen import clitools, stats
-from puzzlegen.commands.design import read_deal
+from puzzlegen import clitools
+from solvers import stats
+from puzzlegen.commands.solving import read_deal
 from puzzlegen.commands.stacksquared import grid_options
 from solvers.result import Status
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET

@@ -29,7 +29,7 @@ from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
 from solvers.errors import BadInput, BeyondMeasure, LimitReached
-from solvers.game import Designable, Figures, Replayed, Sheet, harder_than, odds
+from solvers.game import Designable, Figures, Replayed, Sheet, Tuning, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
@@ -107,12 +107,26 @@ def page_rules(rules: R.Rules) -> dict:
             "emptyTakes": R.EMPTY_TAKES[rules.empty], "split": rules.split}
 
 
+def _table_bits(limits: Limits, table_bits: int) -> int:
+    """The losing-state table's size: ``table_bits``, smaller where ``limits.states`` is."""
+    if limits.states is None:
+        return table_bits
+    return max(4, min(table_bits, int(limits.states).bit_length() - 1))
+
+
 class AgnesGame(Designable):
     """Agnes Sorel under quagnes's rule variants."""
 
     name = "agnes"
     title = "Agnes Sorel"
     default_rules = "Up-Suit-AnyRun"
+    #: About a minute of moves; the memory is the losing-state table (``--table-bits``).
+    default_limits = Limits(nodes=20_000_000)
+    tuning = (Tuning("table_bits", int, api.DEFAULT_TABLE_BITS,
+                     "Losing-state table of 2**BITS entries (64 bytes each); --max-states "
+                     "caps it too.", low=4, high=30),)
+    deal_key = "index"
+    _stream: list | None = None
     check_figure = "hasty_log10"
     goal = ("Agnes Sorel: build the four foundations up by suit from the base card's rank. In "
             "the seven piles (columns, the top card lowest) a card goes onto a card one rank "
@@ -148,7 +162,46 @@ class AgnesGame(Designable):
         board = R.replay(deal, rules, moves)
         return Replayed(board.score == 52, board.score)
 
-    def solve(self, deal: R.Deal, rules: R.Rules, limits: Limits) -> SolveResult:
+    def run_numbers(self, seed: int, start: int, count: int) -> range:
+        """A run's deals are deals ``start ..`` of ``seed``, as quagnes deals them."""
+        return range(start, start + count)
+
+    def numbered_deal(self, seed: int, number: int, rules: R.Rules) -> R.Deal:
+        """Deal ``number`` of ``seed``: consecutive numbers continue one stream of shuffles
+        (reaching deal K replays K shuffles)."""
+        if self._stream is None or self._stream[0] != seed or self._stream[1] > number:
+            self._stream = [seed, 0, R.deals_from_seed(seed, 0, 2 ** 62)]
+        for _ in range(number - self._stream[1]):
+            next(self._stream[2])
+        self._stream[1] = number + 1
+        return next(self._stream[2])
+
+    def record(self, deal: R.Deal, rules: R.Rules, result: SolveResult) -> dict:
+        return {"max_score": result.details["max_score"]}
+
+    def record_fields(self, rules: R.Rules) -> dict:
+        return {"max_score": range(53)}
+
+    def summary(self, records: list[dict], rules: R.Rules) -> dict:
+        """Positions examined per decided deal: mean, standard deviation, most."""
+        decided = [r["nodes"] for r in records if r["result"] != "limit"]
+        mean = sum(decided) / len(decided) if decided else 0.0
+        sd = (sum((v - mean) ** 2 for v in decided) / (len(decided) - 1)) ** 0.5 \
+            if len(decided) > 1 else 0.0
+        return {"nodes_decided": {"mean": mean, "sd": sd, "max": max(decided, default=0)}}
+
+    def summary_lines(self, summary: dict) -> list[str]:
+        n = summary["nodes_decided"]
+        return [f"nodes per decided deal: mean {n['mean']:,.1f}, sd {n['sd']:,.1f}, "
+                f"max {n['max']:,}"]
+
+    def memory(self, rules: R.Rules, limits: Limits,
+               table_bits: int = api.DEFAULT_TABLE_BITS) -> tuple[int, str]:
+        bits = _table_bits(limits, table_bits)
+        return 64 << bits, f"--table-bits {bits}"
+
+    def solve(self, deal: R.Deal, rules: R.Rules, limits: Limits,
+              table_bits: int = api.DEFAULT_TABLE_BITS) -> SolveResult:
         """The exact solver; ``nodes`` caps the moves it plays, ``seconds`` its time, and
         ``states`` both the size of its losing-state table (the largest power of two not above
         it, at least 16 entries) and, since every stored state was examined first, the moves it
@@ -157,11 +210,8 @@ class AgnesGame(Designable):
         cap, by = limits.nodes, "nodes"
         if limits.states is not None and (cap is None or limits.states <= cap):
             cap, by = limits.states, "states"
-        bits = api.DEFAULT_TABLE_BITS
-        if limits.states is not None:
-            bits = max(4, min(bits, int(limits.states).bit_length() - 1))
         result = api.solve(deal, rules, Limits(nodes=cap, seconds=limits.seconds),
-                           table_bits=bits)
+                           table_bits=_table_bits(limits, table_bits))
         stop = result.details.get("stopped_by")
         if stop and stop["limit"] == "nodes":
             result.details["stopped_by"] = {"limit": by, "value": cap}

@@ -4,7 +4,9 @@ Rules are named ``<ranks>[-movable-twos][-redeals<R>[-random-gaps]]``: ``8`` is 
 (ranks A..8, aces as gaps) played as one round with the Twos fixed once in the first column;
 ``13-redeals2`` the 52-card game with two reshuffles; ``8-movable-twos`` lets a Two in the first
 column move to another first-column gap.  Reshuffles use ``redeal_rng(0)``, as the command line
-does for a deal given as text, and a line of play crosses rounds with the move ``redeal``.
+does for a deal given as text, a numbered deal's reshuffles ``redeal_rng`` of its number, and a
+line of play crosses rounds with the move ``redeal`` (``redeal/S`` for the reshuffles of game
+``S``).
 
 A deal is the layout's ``4 * ranks`` cards row-major with the gaps written as aces (``rules``
 module); a move prints as ``4H->1,3`` (the card, then the gap's 0-based row and column).
@@ -35,15 +37,65 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import GAP, Designable, Figures, Replayed, Sheet, harder_than, odds
+from solvers.game import GAP, Designable, Figures, Replayed, Sheet, Tuning, harder_than, odds
 from solvers.montana import api, players
-from solvers.montana.rules import (REDEAL, ROWS, Cell, Move, Redeal, Rules, apply_move,
+from solvers.montana.rules import (ROWS, Cell, Move, Redeal, Rules, apply_move, legal_moves,
                                    check_layout, deal_from_seed, format_deal, format_grid,
                                    locked_count, parse_deal, parse_move, redeal, redeal_rng)
 from solvers.result import Limits, SolveResult
+from solvers.stats import OUTCOME, format_win_summary, tally
 
 _NAME = re.compile(r"^([0-9]+)(-movable-twos)?(?:-redeals([0-9]+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
+_BUDGETS = ",".join(map(str, api.Search.hop_budgets))
+#: The solver's tuning (keywords of ``Montana.solve``; options of ``solve`` and ``winrate``).
+TUNING = (
+    Tuning("redeal_seed", int, None, "Seed of the reshuffles [default: the deal's number, 0 "
+           "for a DEAL given as text].", low=0),
+    Tuning("forget", bool, True,
+           "When a round's table is full, forget searched layouts that cannot recur (searched "
+           "again if met again) rather than stop: the answer of an unbounded table, ended only "
+           "by --max-nodes or --max-seconds."),
+    Tuning("prune", bool, False, "Skip layouts whose stuck cards bound them below the best "
+                                 "seen (sound; slower on random deals, see docs/montana.md)."),
+    Tuning("hop_budgets", str, _BUDGETS,
+           "With movable Twos: first look for a win with at most this many Two moves between "
+           "first-column gaps, one pass each, in turn (comma-separated; none: no such passes)."),
+    Tuning("pass_states", int, api.Search.pass_states, "Layouts kept in each of those passes.",
+           low=1),
+    Tuning("columns", bool, True, "With movable Twos: search first-column classes, not "
+                                  "layouts."),
+    Tuning("bound", bool, True, "With movable Twos: bound the locked cards a layout can still "
+                                "reach."),
+    Tuning("reach", bool, True, "With movable Twos: bound from the cells each card can reach, "
+                                "not only once the Twos fill the first column from the cards "
+                                "that can move."),
+    Tuning("safe", bool, True, "With movable Twos: once the Twos fill the first column, play a "
+                               "safe move (a card onto its row's locked run) alone."),
+)
+
+
+def _limit_text(stop: dict | None) -> str:
+    """The limit that stopped a game, for people: "the limit of 1,000 moves (--max-nodes)"."""
+    value = (stop or {}).get("value") or 0
+    return {"states": f"the limit of {value:,} layouts in a round's table (--max-states)",
+            "nodes": f"the limit of {value:,} moves (--max-nodes)",
+            "seconds": f"the time limit of {value:g} s (--max-seconds)",
+            "depth": f"the depth limit of {value:,} moves in one line of play",
+            }.get((stop or {}).get("limit"), "a limit")
+
+
+def _search(hop_budgets: str, pass_states: int, columns: bool, bound: bool, reach: bool,
+            safe: bool) -> api.Search:
+    """The movable-Twos search of the tuning; :class:`BadInput` for bad hop budgets."""
+    text = hop_budgets.strip().lower()
+    parts = [] if text == "none" else [part.strip() for part in text.split(",")]
+    if not all(part.isascii() and part.isdigit() and len(part) < 4 for part in parts):
+        raise BadInput(f"--hop-budgets takes comma-separated numbers or none, got "
+                       f"{hop_budgets[:40]!r}")
+    budgets = tuple(map(int, parts))
+    return api.Search(columns=columns, bound=bound, reach=reach, safe=safe,
+                      hop_budgets=budgets, pass_states=pass_states)
 #: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
 #: 4,000 random 8-rank deals needs 1.5M.
 ANALYSIS_STATES = 4_000_000
@@ -114,6 +166,12 @@ class Montana(Designable):
     name = "montana"
     title = "Montana (Gaps)"
     default_rules = "8"
+    default_limits = Limits(states=api.FORGET_MAX_STATES, nodes=api.FORGET_MAX_NODES)
+    limits_note = (f"The default limits (a forgetting table of {api.FORGET_MAX_STATES:,} layouts, "
+                   f"about 2.7 GB for 52 cards, and {api.FORGET_MAX_NODES:,} moves a deal) decide "
+                   f"99.9% of random 52-card deals with movable Twos: half within a second, 92% "
+                   f"within a minute, the hardest in up to about 2 hours on one core.")
+    tuning = TUNING
     check_figure = "random_win"
     goal = ("Build each row in one suit from the Two up, left to right, from the first column. A "
             "card may move into a gap whose left neighbour is the card one rank lower in its "
@@ -161,15 +219,20 @@ class Montana(Designable):
         return format_grid(deal, len(deal) // ROWS)
 
     def replay(self, deal: Sequence[Cell], rules: Variant, moves: list) -> Replayed:
-        """The rule book's replay, with ``redeal`` reshuffling (at most ``redeals`` times)."""
+        """The rule book's replay, with ``redeal`` reshuffling (at most ``redeals`` times, all
+        from the reshuffles of one game)."""
         check_layout(deal, rules.rules)
-        rng = redeal_rng(REDEAL_SEED)
+        redeals = [move for move in moves if isinstance(move, Redeal)]
+        rng = redeal_rng(redeals[0].seed if redeals else REDEAL_SEED)
         layout, used = tuple(deal), 0
         for number, move in enumerate(moves, 1):
             if isinstance(move, Redeal):
                 if used == rules.redeals:
                     raise BadInput(f"move {number} (redeal): the rules "
                                    f"{self.format_rules(rules)} allow {rules.redeals} reshuffles")
+                if move != redeals[0]:
+                    raise BadInput(f"move {number} ({move}): a line draws every reshuffle "
+                                   f"from one game's, here {redeals[0]}")
                 used += 1
                 layout = redeal(layout, rules.rules, rng)
             else:
@@ -180,23 +243,89 @@ class Montana(Designable):
         locked = locked_count(layout, rules.ranks)
         return Replayed(locked == rules.rules.target, locked)
 
-    def solve(self, deal: Sequence[Cell], rules: Variant, limits: Limits) -> SolveResult:
+    def solve(self, deal: Sequence[Cell], rules: Variant, limits: Limits,
+              redeal_seed: int | None = None, forget: bool = True, prune: bool = False,
+              hop_budgets: str = _BUDGETS, pass_states: int = api.Search.pass_states,
+              columns: bool = True, bound: bool = True, reach: bool = True,
+              safe: bool = True) -> SolveResult:
         """The exact solver round by round: ``states`` is each round's table (layouts stored),
-        ``nodes`` the moves the searches make and ``seconds`` their time, over every round.
+        ``nodes`` the moves the searches make and ``seconds`` their time, over every round; the
+        tuning as :data:`TUNING` says.
 
         With reshuffles a round that cannot be won ends at its most locked cards (the seed
         document's objective) and is redealt; ``unsolvable`` then means that this way of
-        playing loses every round, not that no other end of a round could win.
+        playing loses every round, not that no other end of a round could win.  ``details``:
+        ``states``, ``rounds``, and ``first``, the first round's outcome and locked cards.
         """
         max_states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
-        search = api.Search(pass_states=max(1, min(api.Search().pass_states, max_states)))
-        game = api.solve(deal, limits, rules.rules, rules.redeals, REDEAL_SEED, max_states,
-                         search=search)
+        search = _search(hop_budgets, min(pass_states, max_states), columns, bound, reach, safe)
+        seed = REDEAL_SEED if redeal_seed is None else redeal_seed
+        if forget and limits.nodes is None and limits.seconds is None:
+            limits = Limits(states=limits.states, nodes=api.FORGET_MAX_NODES)
+        game = api.solve(deal, limits, rules.rules, rules.redeals, seed, max_states,
+                         prune=prune, search=search, forget=forget)
         rounds = game.details["rounds"]
-        moves = [m for r in rounds for m in ([REDEAL] if r is not rounds[0] else []) +
+        moves = [m for r in rounds for m in ([Redeal(seed)] if r is not rounds[0] else []) +
                  r.result.moves]
-        return SolveResult(game.status, moves, game.nodes, game.seconds, game.value,
-                           {"states": game.details["states"], "rounds": len(rounds)})
+        first = rounds[0].result
+        details = {"states": game.details["states"], "rounds": len(rounds),
+                   "first": {"result": OUTCOME[first.status], "locked": first.value,
+                             "states": first.details["states"]}}
+        if "stopped_by" in game.details:
+            details["stopped_by"] = game.details["stopped_by"]
+        return SolveResult(game.status, moves, game.nodes, game.seconds, game.value, details)
+
+    def solve_numbered(self, number: int, deal: Sequence[Cell], rules: Variant,
+                       limits: Limits, redeal_seed: int | None = None,
+                       **tuning) -> SolveResult:
+        """A numbered deal reshuffles with its own number (unless ``redeal_seed`` says)."""
+        return self.solve(deal, rules, limits, number if redeal_seed is None else redeal_seed,
+                          **tuning)
+
+    def result_lines(self, deal: Sequence[Cell], rules: Variant,
+                     result: SolveResult) -> list[str]:
+        d = result.details
+        how = {"won": "won", "lost": "not won",
+               "limit": f"stopped by {_limit_text(d.get('stopped_by'))}"}[OUTCOME[result.status]]
+        return [f"{how}: {result.value} of {rules.rules.target} cards locked after "
+                f"{d['rounds']} round{'s' * (d['rounds'] > 1)} ({result.nodes:,} moves, "
+                f"{d['states']:,} layouts stored, {result.seconds:.2f} s)"]
+
+    def first_moves(self, deal: Sequence[Cell], rules: Variant) -> list:
+        """Each legal move of the first layout and the layout it leads to (the same game
+        follows: the same reshuffles)."""
+        return [(move, apply_move(deal, move, rules.rules))
+                for move in legal_moves(deal, rules.rules)]
+
+    def record(self, deal: Sequence[Cell], rules: Variant, result: SolveResult) -> dict:
+        """The rounds played, layouts stored, and the first round's outcome (the single deal's
+        game, so that one run with reshuffles also measures the game without)."""
+        return {key: result.details[key] for key in ("rounds", "states", "first")}
+
+    def record_fields(self, rules: Variant) -> dict:
+        return {"rounds": range(1, rules.redeals + 2), "states": range(2 ** 63),
+                "first": {"result": tuple(OUTCOME.values()),
+                          "locked": range(rules.rules.target + 1), "states": range(2 ** 63)}}
+
+    def summary(self, records: list[dict], rules: Variant) -> dict:
+        """The mean locked cards, and the first round's win figures (``first_round``)."""
+        first = [r["first"] for r in records]
+        return {"mean_locked": sum(r["value"] for r in records) / len(records),
+                "first_round": {**tally(first),
+                                "mean_locked": sum(r["locked"] for r in first) / len(first)}}
+
+    def summary_lines(self, summary: dict) -> list[str]:
+        lines = [f"mean locked cards {summary['mean_locked']:.2f}"]
+        if self.parse_rules(summary["rules"]).redeals:
+            first = summary["first_round"]
+            lines.append(format_win_summary("first deal alone", first)
+                         + f"; mean locked {first['mean_locked']:.2f}")
+        return lines
+
+    def memory(self, rules: Variant, limits: Limits, **tuning) -> tuple[int, str]:
+        """The round's table: ``states`` layouts (the passes' tables are no larger)."""
+        states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
+        return api.table_bytes(states, rules.ranks), f"--max-states {states}"
 
     def canonical(self, deal: Sequence[Cell], rules: Variant) -> tuple[Cell, ...]:
         return _canonical_map(deal, rules).deal(deal, rules.ranks)

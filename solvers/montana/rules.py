@@ -56,30 +56,32 @@ class Move:
         return {"card": str(self.card), "to": [self.to[0], self.to[1]]}
 
 
+@dataclass(frozen=True)
 class Redeal:
-    """The move that ends a round: the player asks for a reshuffle (see :func:`redeal`)."""
+    """The move that ends a round: the player asks for a reshuffle (see :func:`redeal`), drawn
+    from the reshuffles of game ``seed`` (:func:`redeal_rng`): ``redeal`` (seed 0) or
+    ``redeal/S``, so that a line says which reshuffles it met."""
+
+    seed: int = 0
 
     def __str__(self) -> str:
-        return "redeal"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Redeal)
-
-    def __hash__(self) -> int:
-        return hash("redeal")
+        return "redeal" + (f"/{self.seed}" if self.seed else "")
 
     def to_json(self) -> str:
-        return "redeal"
+        return str(self)
 
 
 REDEAL = Redeal()
 _MOVE = re.compile(r"^\s*(\w+)\s*->\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
+_REDEAL = re.compile(r"^\s*redeal(?:/([0-9]{1,19}))?\s*$", re.IGNORECASE)
 
 
 def parse_move(text: str) -> Move | Redeal:
-    """The move ``str(move)`` prints: ``4H->1,3`` (0-based row and column) or ``redeal``."""
-    if text.strip().lower() == "redeal":
-        return REDEAL
+    """The move ``str(move)`` prints: ``4H->1,3`` (0-based row and column), ``redeal`` or
+    ``redeal/S``."""
+    redeal_move = _REDEAL.match(text)
+    if redeal_move is not None:
+        return Redeal(int(redeal_move[1] or 0))
     match = _MOVE.match(text)
     if match is None:
         raise BadInput(f"malformed move {text.strip()!r}: expected CARD->ROW,COL such as "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from solvers.errors import BadInput
 from solvers.game import Game, Replayed, parse_size
-from solvers.result import Limits, SolveResult
+from solvers.result import Limits, SolveResult, Status
 from solvers.spider import oracle
 from solvers.spider.api import random_board
 from solvers.spider.rules import Board, empty_count, format_board, parse_board, parse_move, replay
@@ -70,7 +70,13 @@ class Spider(Game):
         return Replayed(empty_count(end) == len(end), empty_count(end))
 
     def solve(self, deal: Board, rules: Boards, limits: Limits = Limits()) -> SolveResult:
-        return oracle.max_empty_stacks(deal, limits)
+        """The most empty stacks reachable by reversible moves (``value``) and a line to them:
+        ``solved`` when that empties every stack, ``unsolvable`` when the search ended short
+        of it."""
+        result = oracle.max_empty_stacks(deal, limits)
+        if result.solved and result.value < len(deal):
+            result.status = Status.UNSOLVABLE
+        return result
 
 
 GAME = Spider()

@@ -4,12 +4,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from solvers.cards import Card, full_deck
+from collections import Counter
+
+from solvers.cards import FREECELL_SEEDS, Card, full_deck
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed, Sheet, parse_size
-from solvers.result import Limits, SolveResult
-from solvers.stacksquared import difficulty
-from solvers.stacksquared.api import DEFAULT_LIMITS, solve
+from solvers.game import Designable, Figures, Replayed, Sheet, Tuning, parse_size
+from solvers.result import Limits, SolveResult, Status
+from solvers.stats import proportion_summary
+from solvers.stacksquared.api import DEFAULT_LIMITS, solve, table_bytes
 from solvers.stacksquared.rules import Deal, Move, Position, check_grid, replay
 from solvers.stacksquared.symmetry import CARD_MAPS, canonical_with_map, map_card
 
@@ -49,9 +51,19 @@ def shuffle_step(cards: list[Card], rng: random.Random, fixed=frozenset(), keep=
         cards[rng.choice(loose)] = rng.choice(spare)
 
 
+def _difficulty():
+    """The difficulty module, imported on first use: it compiles numba kernels, which a solve
+    (ahead-of-time compiled) never needs."""
+    from solvers.stacksquared import difficulty
+    return difficulty
+
+
 class StacksSquared(Designable):
     name = "stacksquared"
     title = "StacksSquared (Birds of a Feather)"
+    seeds = FREECELL_SEEDS
+    tuning = (Tuning("max_score", bool, True,
+                     "Without a single stack, also find the exact maximum score."),)
     default_rules = "4x4"
     default_limits = DEFAULT_LIMITS
     check_figure = "halfway.ratio"
@@ -85,8 +97,59 @@ class StacksSquared(Designable):
         end = replay(deal, moves)
         return Replayed(end.stacks() == 1, end.score())
 
-    def solve(self, deal: Deal, rules: Grid, limits: Limits = DEFAULT_LIMITS) -> SolveResult:
-        return solve(deal, limits)
+    def solve(self, deal: Deal, rules: Grid, limits: Limits = DEFAULT_LIMITS,
+              max_score: bool = True) -> SolveResult:
+        return solve(deal, limits, max_score)
+
+    def record(self, deal: Deal, rules: Grid, result: SolveResult) -> dict:
+        """Whether the deal makes one stack, its maximum score (None where undecided), the
+        best score a stopped search reached, and the line to the best."""
+        return {"single_stack": result.details["single_stack"],
+                "max_score": result.details["max_score"],
+                "best_score": result.details.get("best_score"),
+                "moves": [str(m) for m in result.moves]}
+
+    def record_fields(self, rules: Grid) -> dict:
+        cards = rules.rows * rules.cols
+        scores = (None, range(cards, cards * cards + 1))
+        return {"single_stack": (True, False, None), "max_score": scores, "best_score": scores,
+                "moves": [str]}
+
+    def summary(self, records: list[dict], rules: Grid) -> dict:
+        """The share of deals with one stack among those decided (Wilson 95%), and how many
+        deals reach each maximum score."""
+        decided = [r["single_stack"] for r in records if r["single_stack"] is not None]
+        scores = Counter(r["max_score"] for r in records if r["max_score"] is not None)
+        return {"single_stack": proportion_summary(sum(decided), len(decided)),
+                "max_score_distribution": {str(k): scores[k] for k in sorted(scores)}}
+
+    def summary_lines(self, summary: dict) -> list[str]:
+        p = summary["single_stack"]
+        rate = "n/a" if p["rate"] is None else f"{100 * p['rate']:.2f}%"
+        return [f"single stack {p['count']:,}/{p['deals']:,} = {rate} (Wilson 95%: "
+                f"{100 * p['wilson95'][0]:.2f}%..{100 * p['wilson95'][1]:.2f}%)",
+                "max score distribution: " + ", ".join(
+                    f"{k}: {v:,}" for k, v in summary["max_score_distribution"].items())]
+
+    def memory(self, rules: Grid, limits: Limits, **tuning) -> tuple[int, str]:
+        if limits.states is None:
+            return 0, ""
+        return (table_bytes(limits.states, rules.rows * rules.cols),
+                f"--max-states {limits.states}")
+
+    def result_lines(self, deal: Deal, rules: Grid, result: SolveResult) -> list[str]:
+        n, d = deal.size, result.details
+        if result.status is Status.LIMIT:
+            lines = [f"limit: the search stopped after {result.nodes:,} nodes "
+                     f"({result.seconds:.3f} s) without deciding"]
+            if d.get("best_score") is not None:
+                lines.append(f"no single stack; best score found {d['best_score']} "
+                             f"(not proven maximal)")
+        elif d["single_stack"]:
+            lines = [f"single stack: yes, score {n * n} in {len(result.moves)} moves"]
+        else:
+            lines = [f"single stack: no; maximum score {d['max_score']} (of {n * n})"]
+        return lines + [f"nodes: {result.nodes:,}  seconds: {result.seconds:.4f}"]
 
     def puzzle_fields(self, deal: Deal, rules: Grid) -> dict:
         return {"rows": deal.rows, "cols": deal.cols}
@@ -118,14 +181,15 @@ class StacksSquared(Designable):
 
     def hardness(self, deal: Deal, rules: Grid, quick: bool = False,
                  repeat: int = 0) -> float | None:
-        return difficulty.estimated_hardness(deal, difficulty.QUICK if quick
-                                             else difficulty.DEFAULT_BUDGET, repeat)
+        measure = _difficulty()
+        return measure.estimated_hardness(deal, measure.QUICK if quick else
+                                          measure.DEFAULT_BUDGET, repeat)
 
     def rough_hardness(self, deal: Deal, rules: Grid) -> float:
-        return difficulty.rough_hardness(deal)
+        return _difficulty().rough_hardness(deal)
 
     def figures(self, deal: Deal, rules: Grid, tree_states: int | None = None) -> Figures:
-        metrics, moves = difficulty.figures(deal, tree_states=tree_states)
+        metrics, moves = _difficulty().figures(deal, tree_states=tree_states)
         return Figures(metrics["single_stack"], metrics, moves)
 
     def explain(self, level: str, percentile: float | None, metrics: dict, rules: Grid) -> str:
@@ -133,7 +197,7 @@ class StacksSquared(Designable):
         if not metrics["single_stack"]:
             return (f"unsolvable: no line of play gathers the {rows * cols} cards in one stack "
                     f"(the best score is {metrics['max_score']}).")
-        return difficulty.explain(level, percentile, metrics, rows, cols)
+        return _difficulty().explain(level, percentile, metrics, rows, cols)
 
     def sheet(self, deal: Deal, rules: Grid) -> Sheet:
         return Sheet(deal.rows, deal.cols, list(deal.cards))
@@ -159,10 +223,11 @@ class StacksSquared(Designable):
         data = {"rows": deal.rows, "cols": deal.cols, "max_score": metrics["max_score"],
                 "single_stack": metrics["single_stack"]}
         if metrics["single_stack"]:
-            decider, position, data["safe"] = difficulty.Decider(deal), Position.start(deal), []
+            measure = _difficulty()
+            decider, position, data["safe"] = measure.Decider(deal), Position.start(deal), []
             try:
                 for move in entry["solution"]:
-                    data["safe"].append([str(m) for m in difficulty.safe_moves(decider, position)])
+                    data["safe"].append([str(m) for m in measure.safe_moves(decider, position)])
                     position = position.play(Move.parse(move))
             except LimitReached as exc:
                 raise BadInput(f"its hints cannot be decided exactly: {exc}") from None

@@ -1,4 +1,4 @@
-"""Summary statistics shared by the win-rate and deal-statistics commands."""
+"""Summary statistics of many solves: outcomes, win rates with Wilson intervals, times."""
 from __future__ import annotations
 
 import math
