@@ -23,20 +23,23 @@ was scored.  Memoised per canonical deal.  The grade is still one estimate, and 
 hardest estimates also finds lucky ones: a pack keeps a deal only when ``CONFIRM`` independent
 estimates agree with its level (``keeps``).
 
-Reproducible: attempt ``k`` of a run seeded ``s`` seeds both the neighbour choices and
-simanneal's acceptance draws (the ``random`` module of its worker process) with ``(s, k)``, so
-the same seed gives the same deals whatever the number of workers.  ``simanneal`` installs a
-SIGINT handler, so annealing only ever runs in worker processes.
+Reproducible: attempt ``k`` of a run seeded ``s`` seeds both the neighbour choices and the
+acceptance draws with ``(s, k)``, each a ``random.Random`` of its own (never the ``random``
+module, which other threads of a Dask worker draw from too), so the same seed gives the same
+deals whatever the number of workers or where they run.  Runs go through the run engine
+(:mod:`puzzlegen.runs`: in the command's process, on local workers or on a Dask cluster), which
+handles Ctrl-C: an annealer never takes SIGINT (``simanneal``'s own would), and one in the
+command's process stops at its next step when :func:`puzzlegen.runs.stopping` says so.
 """
 from __future__ import annotations
 
 import math
 import random
-import signal
 import statistics
 
 from simanneal import Annealer
 
+from puzzlegen import runs
 from puzzlegen.grading import LEVELS, Grade, exact, grade, load
 from solvers import game as games
 from solvers.errors import LimitReached
@@ -104,17 +107,47 @@ def window(level: str, table: dict, share: float = WINDOW) -> tuple[float, float
 
 
 class DealAnnealer(Annealer):
-    """simanneal's Annealer over the deals of one game and rules."""
+    """simanneal's Annealer over the deals of one game and rules: moves drawn from ``rng``,
+    acceptance from ``accept``."""
 
     def __init__(self, game: games.Designable, rules, deal, target: float, at_least: bool,
-                 reach: tuple[float, float], constraints, rng: random.Random):
+                 reach: tuple[float, float], constraints, rng: random.Random,
+                 accept: random.Random | None = None):
         self.game, self.rules = game, rules
         self.target, self.at_least, self.reach = target, at_least, reach
         self.constraints, self.rng = constraints, rng
+        self.accept = accept if accept is not None else random.Random()
         self.memo: dict = {}
         self.best_full = float("inf")
         self.steered = game.rough_hardness(deal, rules) is not None
-        super().__init__(deal)
+        # Not simanneal's __init__: it takes SIGINT (which only the main thread may, and which
+        # is the run engine's to handle), besides copying the starting deal.
+        self.state = self.copy_state(deal)
+
+    def anneal(self):
+        """simanneal's ``anneal`` (exponential cooling from ``Tmax`` to ``Tmin`` over ``steps``,
+        Metropolis acceptance, the best deal kept; no progress updates), its acceptance drawn
+        from ``accept`` instead of the ``random`` module.  Returns the best deal and its
+        energy."""
+        factor = -math.log(self.Tmax / self.Tmin)
+        energy = self.best_energy = self.energy()
+        previous, previous_energy = self.copy_state(self.state), energy
+        self.best_state = self.copy_state(self.state)
+        step = 0
+        while step < self.steps and not self.user_exit:
+            step += 1
+            temperature = self.Tmax * math.exp(factor * step / self.steps)
+            self.move()
+            energy = self.energy()
+            change = energy - previous_energy
+            if change > 0.0 and math.exp(-change / temperature) < self.accept.random():
+                self.state = self.copy_state(previous)
+            else:
+                previous, previous_energy = self.copy_state(self.state), energy
+                if energy < self.best_energy:
+                    self.best_state, self.best_energy = self.copy_state(self.state), energy
+        self.state = self.copy_state(self.best_state)
+        return self.best_state, self.best_energy
 
     def candidate(self):
         """The game's (or the constraints') move from the current deal."""
@@ -159,9 +192,11 @@ class DealAnnealer(Annealer):
                 hardness, value, full = None, PENALTY, True
             self.memo[key] = (value, full and hardness is not None
                               and self.reach[0] <= hardness <= self.reach[1], hardness)
+        if runs.stopping():   # Ctrl-C, annealing in the command's own process (--jobs 1)
+            raise KeyboardInterrupt
         value, reached, _ = self.memo[key]
         if reached:
-            self.user_exit = True  # simanneal stops after this step
+            self.user_exit = True  # the run stops after this step
         return value
 
 
@@ -184,7 +219,6 @@ def attempt(job: tuple):
     game = games.get(name)
     rules = game.parse_rules(rules_text)
     rng = random.Random(f"{seed}:{k}")
-    random.seed(f"{seed}:{k}:accept")
     if start:
         deal = game.parse_deal(start, rules)
     elif constraints is None:
@@ -192,7 +226,8 @@ def attempt(job: tuple):
     else:
         deal = constraints.start(rules, rng)
     annealer = DealAnnealer(game, rules, deal, target, level == "master",
-                            window(level, load(game, rules), STOP), constraints, rng)
+                            window(level, load(game, rules), STOP), constraints, rng,
+                            random.Random(f"{seed}:{k}:accept"))
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
     annealer.copy_strategy = "deepcopy"
     state, energy = annealer.anneal()
@@ -233,8 +268,3 @@ def keeps(game: games.Designable, rules, deal, level: str, graded: Grade, table:
     except LimitReached:
         return False
     return None not in repeats and low <= statistics.fmean(repeats) <= high
-
-
-def ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (until simanneal takes it)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)

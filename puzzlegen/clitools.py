@@ -468,15 +468,19 @@ def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     return value
 
 
+scheduler_option = click.option(
+    "--scheduler", metavar="ADDRESS", default=None, callback=_address,
+    help="Run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (see docs/runs.md); --jobs "
+         "is then ignored.")
+
+
 def run_options(fn: Callable) -> Callable:
     """The options of a run of many deals (docs/runs.md): ``--jobs``, ``--scheduler``,
     ``--per-deal``, ``--resume``; the command receives them as ``run`` (a dict of
     :func:`puzzlegen.runs.run` keywords)."""
     options = [
         jobs_option,
-        click.option("--scheduler", metavar="ADDRESS", default=None, callback=_address,
-                     help="Run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
-                          "(see docs/runs.md); --jobs is then ignored."),
+        scheduler_option,
         click.option("--per-deal", "per_deal", type=click.Path(dir_okay=False), default=None,
                      help="Append one JSON line per deal to this file as deals finish."),
         click.option("--resume", is_flag=True,

@@ -25,10 +25,18 @@ same fingerprint (command, rules, seed, limits: whatever decides a record), its 
 yielded as they are, and only the missing specs are solved.  Without ``resume`` an existing file
 is refused, never overwritten.
 
+``specs`` may also be an iterator (a stream, possibly endless: ``generate``'s annealing runs):
+it is read only as work is sent, never more than two batches per worker ahead of the records
+taken, and a consumer that stops early closes the run (``contextlib.closing``, or the
+generator's ``close()``), which cancels the work still pending and stops the local workers.  A
+stream has no per-deal file.
+
 Ctrl-C (SIGINT) stops a run at once: workers are stopped, the file keeps every finished deal,
 and :class:`Interrupted` (a ``KeyboardInterrupt``) says how many finished and where; the
-command line turns it into one line on stderr and exit status 130.  Progress goes to stderr:
-a bar on a terminal, otherwise a line every ``progress_every`` seconds.
+command line turns it into one line on stderr and exit status 130.  A long ``fn`` solving in
+this process (``jobs=1``) may poll :func:`stopping` and raise ``KeyboardInterrupt`` to end at
+once.  Progress goes to stderr: a bar on a terminal, otherwise a line every ``progress_every``
+seconds.
 """
 from __future__ import annotations
 
@@ -44,7 +52,7 @@ import threading
 import time
 from concurrent.futures import CancelledError
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from puzzlegen.clitools import Progress
 from puzzlegen.fileio import check_regular, check_writable, write_atomic
@@ -74,11 +82,12 @@ class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C; ``str()`` is the one line to show."""
 
 
-class SchedulerLost(Exception):
-    """The Dask scheduler of a run went away (stopped, killed, or the network to it)."""
+class ClusterLost(Exception):
+    """The Dask cluster of a run can no longer run it: its scheduler went away (stopped, killed,
+    or the network to it), or no worker has run a task for ``STALL_SECONDS`` while work waits."""
 
 
-def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
+def run(fn: Callable[[Any], Any], specs: Iterable, *, key: str | None = None,
         spec_key: Callable[[Any], Hashable] | None = None, jobs: int = 1,
         scheduler: str | None = None, per_deal: str | os.PathLike | None = None,
         resume: bool = False, fingerprint: dict | None = None,
@@ -87,9 +96,11 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
         progress_every: float | None = 30.0) -> Iterator[Any]:
     """Solve ``specs`` with ``fn`` and yield one record per spec, in order.
 
-    ``fn`` must be picklable by reference (a module-level function or a ``functools.partial`` of
-    one).  With a ``per_deal`` file it returns a JSON-ready dict whose ``record[key]`` is
-    ``spec_key(spec)`` (default: the spec itself), and ``fingerprint`` is a JSON object of
+    ``specs`` is a sequence, or an iterator read only as work is sent (a stream, which may be
+    endless: close the run to end it).  ``fn`` must be picklable by reference (a module-level
+    function or a ``functools.partial`` of one).  With a ``per_deal`` file (a sequence only) it
+    returns a JSON-ready dict whose ``record[key]`` is ``spec_key(spec)`` (default: the spec
+    itself), and ``fingerprint`` is a JSON object of
     everything that decides a record (``renamed``: old -> new names of its keys that an earlier
     version named otherwise, so that a file it began can be resumed); ``check(spec, record)``
     vets each record a resumed file holds (raising :class:`BadInput`, ``ValueError``,
@@ -99,45 +110,49 @@ def run(fn: Callable[[Any], Any], specs: Sequence, *, key: str | None = None,
     progress (``progress_every`` seconds between lines in a log; None: no progress).  Raises
     :class:`Interrupted` on Ctrl-C, saying how many ``unit`` finished and, for a caller that
     keeps records (a ``key``), where they are or that ``--per-deal FILE`` would keep them; and
-    :class:`BadInput` for a file that cannot be used.
+    :class:`BadInput` for a file that cannot be used, or a cluster that can no longer run.
     """
-    store = None
+    stream = not isinstance(specs, Sequence)
+    store = ids = None
     if per_deal is not None:
         if key is None or fingerprint is None:
             raise ValueError("a per-deal file needs a key and a fingerprint")
+        if stream:
+            raise ValueError("a per-deal file needs a sequence of specs, not a stream")
         spec_key = spec_key or (lambda spec: spec)
         ids = [_canonical(spec_key(spec)) for spec in specs]
         store = _PerDealFile(per_deal, fingerprint, key, dict(zip(ids, specs)), resume, check,
                              renamed)
-    else:
-        if resume:
-            raise BadInput("--resume needs --per-deal FILE (the file of the run to continue)")
-        ids = list(range(len(specs)))
-    done = store.done if store else {}
-    todo = [pos for pos, ident in enumerate(ids) if ident not in done]
+    elif resume:
+        raise BadInput("--resume needs --per-deal FILE (the file of the run to continue)")
+    total = None if stream else len(specs)
+    resumed = {pos: ident for pos, ident in enumerate(ids) if ident in store.done} \
+        if store else {}
+    todo = ((pos, spec) for pos, spec in enumerate(specs) if pos not in resumed)
     with _Stopper() as stopper:
         where = progress = None
         try:
-            where = _Local(fn, specs, todo, setup) if jobs <= 1 and not scheduler else \
-                _Dask(fn, specs, todo, setup, jobs, scheduler)
+            where = _Local(fn, todo, setup) if jobs <= 1 and not scheduler else \
+                _Dask(fn, todo, None if stream else total - len(resumed), setup, jobs,
+                      scheduler)
             if store:
                 store.open()
-            progress = Progress(len(ids), len(ids) - len(todo), desc, progress_every)
-            yield from _ordered(ids, todo, where, store, key, progress, stopper)
-            progress.close()
+            progress = Progress(total, len(resumed), desc, progress_every)
+            yield from _ordered(total, resumed, where, store, ids, key, progress, stopper)
             if store:
                 store.finish()
-        except (KeyboardInterrupt, SchedulerLost) as exc:
-            if progress:
-                progress.close()
-            finished = len(ids) - len(todo) + (where.arrived if where else 0)
+        except (KeyboardInterrupt, ClusterLost) as exc:
+            finished = len(resumed) + (where.arrived if where else 0)
             kept = f"; they are in {per_deal} (run again with --resume to go on)" if store \
                 else "; none kept (--per-deal FILE keeps them)" if key else ""
-            told = f"{finished:,} of {len(ids):,} {unit} finished{kept}"
-            if isinstance(exc, SchedulerLost):
+            told = f"{finished:,}{'' if stream else f' of {total:,}'} {unit} finished{kept}"
+            if isinstance(exc, ClusterLost):
                 raise BadInput(f"{exc}: {told}") from None
             raise Interrupted(f"interrupted: {told}") from None
         finally:
+            # Also when the consumer stops early (GeneratorExit): pending work is cancelled.
+            if progress:
+                progress.close()
             if stopper.installed:   # a Ctrl-C while stopping the workers changes nothing
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
             if where:
@@ -151,15 +166,19 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _ordered(ids, todo, where, store, key, progress, stopper) -> Iterator[Any]:
-    """Yield records in spec order: resumed ones from the file, the others as they arrive."""
-    waiting: dict[int, dict] = {}
-    todo_set = set(todo)
-    for pos, ident in enumerate(ids):
-        if pos not in todo_set:
-            yield store.read(ident)
+def _ordered(total, resumed, where, store, ids, key, progress, stopper) -> Iterator[Any]:
+    """Yield records in spec order: resumed ones from the file, the others as they arrive (a
+    stream's until its specs run out)."""
+    waiting: dict[int, Any] = {}
+    pos = 0
+    while total is None or pos < total:
+        if pos in resumed:
+            yield store.read(resumed[pos])
+            pos += 1
             continue
         while pos not in waiting:
+            if where.finished:
+                return
             stopper.check()
             arrivals = where.arrivals()
             for apos, record in arrivals:
@@ -173,6 +192,18 @@ def _ordered(ids, todo, where, store, key, progress, stopper) -> Iterator[Any]:
                 store.flush()
             progress.update(len(arrivals))
         yield waiting.pop(pos)
+        pos += 1
+
+
+_stoppers: list[_Stopper] = []
+
+
+def stopping() -> bool:
+    """Whether Ctrl-C has asked a run in this process to stop: a long ``fn`` solving in this
+    process (``jobs=1``) may poll it and raise ``KeyboardInterrupt`` to end at once (the run
+    then stops as on Ctrl-C between deals).  Always False in a worker process (the driver stops
+    those)."""
+    return any(stopper.stop for stopper in _stoppers)
 
 
 class _Stopper:
@@ -187,6 +218,7 @@ class _Stopper:
         if threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGINT, self._handle)
             self.installed = True
+        _stoppers.append(self)
         return self
 
     def _handle(self, signum, frame) -> None:
@@ -200,6 +232,7 @@ class _Stopper:
             raise KeyboardInterrupt
 
     def __exit__(self, *exc) -> None:
+        _stoppers.remove(self)
         if self.installed:
             signal.signal(signal.SIGINT, self.previous)
 
@@ -229,16 +262,21 @@ def _setup_once(setup: Callable | None) -> None:
 
 
 class _Local:
-    """Solves in this process, one spec at a time, in order."""
+    """Solves in this process, one spec at a time, in order (``todo``: position and spec)."""
 
-    def __init__(self, fn, specs, todo, setup) -> None:
-        self.fn, self.specs, self.todo = fn, specs, iter(todo)
+    def __init__(self, fn, todo, setup) -> None:
+        self.fn, self.todo = fn, todo
         self.arrived = 0
+        self.finished = False
         _setup_once(setup)
 
-    def arrivals(self) -> list[tuple[int, dict]]:
-        pos = next(self.todo)
-        record = self.fn(self.specs[pos])
+    def arrivals(self) -> list[tuple[int, Any]]:
+        item = next(self.todo, None)
+        if item is None:
+            self.finished = True
+            return []
+        pos, spec = item
+        record = self.fn(spec)
         self.arrived += 1
         return [(pos, record)]
 
@@ -249,14 +287,17 @@ class _Local:
 class _Dask:
     """Solves on Dask workers: a local cluster of ``jobs`` processes, or ``scheduler``'s.
 
-    Specs travel in batches sized to about ``BATCH_SECONDS`` of work each, two batches per
-    worker in flight; results come back through a queue fed by the futures' callbacks, so the
-    driver stays responsive to Ctrl-C.
+    ``todo`` yields the position and spec of each deal to solve, ``count`` of them (None: a
+    stream, read only when there is room for more work).  Specs travel in batches sized to
+    about ``BATCH_SECONDS`` of work each, two batches per worker in flight; results come back
+    through a queue fed by the futures' callbacks, so the driver stays responsive to Ctrl-C.
     """
 
-    def __init__(self, fn, specs, todo, setup, jobs, scheduler) -> None:
+    def __init__(self, fn, todo, count, setup, jobs, scheduler) -> None:
         from distributed import Client
-        self.fn, self.specs, self.todo, self.setup = fn, specs, todo, setup
+        self.fn, self.todo, self.left, self.setup = fn, todo, count, setup
+        self.ahead: tuple[int, Any] | None = None   # read from todo, not sent yet
+        self.exhausted = False                      # todo has no more
         self.arrived = 0
         self.cluster = self.client = None
         self.scheduler = scheduler
@@ -277,11 +318,14 @@ class _Dask:
             self.client = Client(self.cluster)
         self.done: queue.Queue = queue.Queue()
         self.pending: dict[Any, list[int]] = {}
-        self.next = 0                      # index into todo of the next spec to send
         self.per_spec: float | None = None  # seconds per spec, measured
         self.workers = 0
         self.workers_checked = 0.0
         self.idle_since: float | None = None   # since when no worker could run tasks
+
+    @property
+    def finished(self) -> bool:
+        return self.exhausted and not self.pending
 
     def _look_at_workers(self) -> None:
         """Count the worker threads every few seconds, and refuse to wait forever on a cluster
@@ -298,33 +342,48 @@ class _Dask:
             self.idle_since = self.workers_checked
         elif self.pending and self.workers_checked - self.idle_since > STALL_SECONDS:
             states = ", ".join(sorted({str(w.get("status")) for w in workers})) or "none left"
-            raise BadInput(f"no Dask worker has run a task for {STALL_SECONDS} s (workers: "
-                           f"{len(workers)}, {states}); the finished deals are in the per-deal "
-                           "file")
+            raise ClusterLost(f"no Dask worker has run a task for {STALL_SECONDS} s (workers: "
+                              f"{len(workers)}, {states})")
+
+    def _next(self) -> tuple[int, Any] | None:
+        """The next position and spec to send (read from ``todo`` only now), None at the end."""
+        if self.ahead is None and not self.exhausted:
+            self.ahead = next(self.todo, None)
+            self.exhausted = self.ahead is None
+        return self.ahead
 
     def _batch_size(self) -> int:
-        left = len(self.todo) - self.next
         if self.per_spec is None:
             return 1
-        size = max(1, int(BATCH_SECONDS / max(self.per_spec, 1e-6)))
-        return max(1, min(size, 10_000, left // (2 * max(self.workers, 1)) or 1))
+        size = max(1, min(int(BATCH_SECONDS / max(self.per_spec, 1e-6)), 10_000))
+        if self.left is not None:   # smaller batches as the run ends, to share its last deals
+            size = min(size, self.left // (2 * max(self.workers, 1)) or 1)
+        return size
 
     def _fill(self) -> None:
         self._look_at_workers()
         oldest = min((batch[0] for batch in self.pending.values()), default=None)
-        while self.next < len(self.todo) and len(self.pending) < 2 * max(self.workers, 1):
-            if oldest is not None and self.todo[self.next] - oldest > LOOKAHEAD:
+        while len(self.pending) < 2 * max(self.workers, 1) and self._next() is not None:
+            if oldest is not None and self.ahead[0] - oldest > LOOKAHEAD:
                 break
-            batch = self.todo[self.next:self.next + self._batch_size()]
-            self.next += len(batch)
-            future = self.client.submit(_solve_batch, self.fn, [self.specs[p] for p in batch],
-                                        self.setup, pure=False)
+            batch, specs = [], []
+            for _ in range(self._batch_size()):
+                if self._next() is None:
+                    break
+                batch.append(self.ahead[0])
+                specs.append(self.ahead[1])
+                self.ahead = None
+            if self.left is not None:
+                self.left -= len(batch)
+            future = self.client.submit(_solve_batch, self.fn, specs, self.setup, pure=False)
             self.pending[future] = batch
             future.add_done_callback(self.done.put)
             oldest = batch[0] if oldest is None else oldest
 
-    def arrivals(self) -> list[tuple[int, dict]]:
+    def arrivals(self) -> list[tuple[int, Any]]:
         self._fill()
+        if not self.pending:
+            return []
         try:
             futures = [self.done.get(timeout=0.2)]
         except queue.Empty:
@@ -338,8 +397,8 @@ class _Dask:
                 records, seconds = future.result()
             except CancelledError:  # Dask cancels every future when the scheduler is lost
                 self.pending.clear()
-                raise SchedulerLost(f"lost the Dask scheduler"
-                                    f"{' at ' + self.scheduler if self.scheduler else ''}") \
+                raise ClusterLost(f"lost the Dask scheduler"
+                                  f"{' at ' + self.scheduler if self.scheduler else ''}") \
                     from None
             future.release()
             each = seconds / len(batch)

@@ -1,6 +1,7 @@
 """Generation: annealing and CP-SAT give verified, distinct, reproducible puzzles."""
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import math
 import os
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pytest
 from click.testing import CliRunner
 
@@ -33,9 +35,18 @@ def generate(tmp_path, name, *args):
 
 
 def test_same_seed_same_pack_any_jobs_and_valid(tmp_path):
+    """The same pack in this process and on two local workers, which are gone once it is
+    made (the runs still under way then are cancelled: tests/test_runs_cluster.py has the
+    pack from a Dask scheduler)."""
+    ours = psutil.Process()
+    before = set(ours.children(recursive=True))
     one = generate(tmp_path, "a.json", "--count", "3", "--level", "hard", "--seed", "4")
     two = generate(tmp_path, "b.json", "--count", "3", "--level", "hard", "--seed", "4",
                    "--jobs", "2")
+    left = [p for p in ours.children(recursive=True)   # not the resource tracker that stays
+            if p not in before and "spawn_main" in " ".join(p.cmdline())]
+    psutil.wait_procs(left, timeout=30)
+    assert not [p for p in left if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
     assert one == two
     assert [p["level"] for p in one["puzzles"]] == ["hard"] * 3
     forms = {canonical(Deal.parse(p["deal"], 3, 3)) for p in one["puzzles"]}
@@ -86,12 +97,8 @@ def test_moves_and_starts_are_steered_by_the_rough_guess():
     rules = Grid(4, 4)
     rough = lambda deal: GAME.rough_hardness(deal, rules)  # noqa: E731
     deal = GAME.deal_from_seed(5, rules)
-    previous = signal.getsignal(signal.SIGINT)  # simanneal installs its own handler
-    try:
-        annealer = anneal.DealAnnealer(GAME, rules, deal, 3.0, False, (2.9, 3.1), None,
-                                       random.Random(1))
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    annealer = anneal.DealAnnealer(GAME, rules, deal, 3.0, False, (2.9, 3.1), None,
+                                   random.Random(1))
     key = GAME.canonical(deal, rules)
     for hardness, pick in ((2.0, max), (4.0, min), (None, min), ("unknown", None)):
         if hardness == "unknown":
@@ -117,6 +124,22 @@ def test_moves_and_starts_are_steered_by_the_rough_guess():
                                 agnes_rules) is None
     assert anneal.start_deal(agnes, agnes_rules, "hard", random.Random(3)) == \
         agnes.random_deal(random.Random(3), agnes_rules)
+
+
+def test_an_annealing_run_draws_only_from_its_own_seeded_streams():
+    """No draw from the ``random`` module (a Dask worker's other threads draw from it too: the
+    pack would depend on them) and no SIGINT handler taken (the run engine's in the command's
+    process; a worker thread may not take one): the same run gives the same deal, whatever
+    happens to the module's stream meanwhile, in a thread too."""
+    table = load(GAME, Grid(3, 3))
+    job = ("stacksquared", "3x3", "hard", 4, 1, None, anneal.target_hardness("hard", table), None)
+    handler = signal.getsignal(signal.SIGINT)
+    random.seed(7)
+    state = random.getstate()
+    first = anneal.attempt(job)
+    assert random.getstate() == state and signal.getsignal(signal.SIGINT) is handler
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert pool.submit(anneal.attempt, job).result() == first
 
 
 def test_a_pack_keeps_a_deal_only_when_independent_estimates_confirm_its_level():
@@ -239,3 +262,34 @@ def test_a_target_beyond_the_measure_moves_into_the_levels_measured_part():
     low, high = anneal.window("hard", table)
     assert low < target < high < math.inf
     assert target == pytest.approx(anneal.hardness_at(91.45, table)) and 89 < target < 91
+
+
+def test_scheduler_option_and_a_lost_cluster(tmp_path, monkeypatch):
+    """``--scheduler`` as every run command takes it; a cluster lost mid-run ends with one
+    error line that says where the puzzles found are."""
+    from puzzlegen import design, runs
+    out = tmp_path / "lost.json"
+    args = ["stacksquared", "generate", "--rows", "3", "--cols", "3", "--count", "3", "--level",
+            "hard", "--seed", "4", "--out", str(out)]
+    empty = CliRunner().invoke(cli, [*args, "--scheduler", " "])
+    assert empty.exit_code == 2 and "an empty address" in empty.output
+    nowhere = CliRunner().invoke(cli, [*args, "--scheduler", "nowhere"])
+    assert nowhere.exit_code == 2 and nowhere.output == (
+        "error: cannot reach the Dask scheduler at nowhere: missing port number in address "
+        "'nowhere'; nothing was written\n") and not out.exists()
+
+    run = runs.run
+
+    def lost_after_a_puzzle(fn, specs, **options):
+        for result in run(fn, specs, **options):
+            yield result
+            if result is not None:
+                raise BadInput("lost the Dask scheduler at tcp://10.0.0.5:8786: 1 annealing "
+                               "runs finished")
+
+    monkeypatch.setattr(design.runs, "run", lost_after_a_puzzle)
+    lost = CliRunner().invoke(cli, args)
+    assert lost.exit_code == 2 and lost.output == (
+        "error: lost the Dask scheduler at tcp://10.0.0.5:8786: 1 annealing runs finished; the 1 "
+        f"puzzle found are in {out}\n")
+    assert len(packs.load(out)["puzzles"]) == 1

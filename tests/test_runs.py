@@ -1,8 +1,11 @@
 """The run engine in this process: order, per-deal files, resume and its checks, progress lines,
 and the win-rate summary every game shares.  (Runs on Dask workers, Ctrl-C and kills:
 tests/test_runs_cluster.py.)"""
+import contextlib
 import gc
+import itertools
 import json
+import signal
 from functools import partial
 
 import pytest
@@ -249,3 +252,48 @@ def test_a_survey_checks_the_records_it_resumes(tmp_path):
                                       "--resume"])
     assert result.exit_code == 2, result.output
     assert "line 7: not a record of this run (" in result.output
+
+
+def test_a_stream_is_read_only_as_records_are_taken_and_closing_it_ends_the_run():
+    """An iterator of specs in this process: one spec read per record taken, in order; a
+    consumer that stops early closes the run (nothing more read), and a stream may be endless
+    but has no per-deal file."""
+    read = []
+
+    def specs():
+        for n in itertools.count():
+            read.append(n)
+            yield n
+
+    with contextlib.closing(runs.run(square, specs(), progress_every=None)) as records:
+        assert [next(records) for _ in range(3)] == [square(n) for n in range(3)]
+        assert read == [0, 1, 2]
+    assert read == [0, 1, 2]
+    assert list(runs.run(square, iter(range(4)), progress_every=None)) == \
+        [square(n) for n in range(4)]
+    assert list(runs.run(square, iter([]), progress_every=None)) == []
+    with pytest.raises(ValueError, match="a per-deal file needs a sequence of specs"):
+        run_squares("never.jsonl", iter(range(3)))
+    with pytest.raises(runs.Interrupted, match="^interrupted: 2 puzzles finished$"):
+        list(runs.run(partial(interrupt_at, 2), iter(range(5)), unit="puzzles",
+                      progress_every=None))
+
+
+def stopped_by_ctrl_c(n: int) -> dict:
+    """At deal 2, a Ctrl-C while solving (the run's handler, as the signal would call it): the
+    deal ends at once, as a long solve that polls ``runs.stopping()`` does."""
+    if n == 2:
+        assert not runs.stopping()
+        runs._stoppers[-1]._handle(signal.SIGINT, None)
+        if runs.stopping():
+            raise KeyboardInterrupt
+    return square(n)
+
+
+def test_a_deal_ends_at_once_on_ctrl_c_when_it_polls_stopping():
+    taken = []
+    with pytest.raises(runs.Interrupted, match="^interrupted: 2 of 5 deals finished$"):
+        for record in runs.run(stopped_by_ctrl_c, range(5), progress_every=None):
+            taken.append(record)
+    assert taken == [square(0), square(1)]
+    assert not runs.stopping()

@@ -5,6 +5,7 @@ A deal's per-deal line is the same solved alone, inside a batch, and on workers;
 interrupted either way and resumed ends with the file and summary of an uninterrupted run.
 """
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -234,3 +235,50 @@ def test_a_local_cluster_never_drops_a_silent_worker():
         assert cluster.scheduler.worker_ttl is None
     finally:
         cluster.close()
+
+
+def _new_workers(process: psutil.Process, before: set) -> list[psutil.Process]:
+    """The worker processes ``process`` started since ``before`` (not the resource tracker that
+    multiprocessing keeps for as long as the process lives)."""
+    return [p for p in process.children(recursive=True)
+            if p not in before and "spawn_main" in " ".join(p.cmdline())]
+
+
+def test_generate_makes_the_same_pack_on_a_scheduler_as_here(tmp_path, scheduler):
+    """The pack depends on the seed alone: the same on the scheduler's two workers as in this
+    process (annealing draws from its own seeded streams, never from the ``random`` module
+    that a Dask worker's other threads draw from too)."""
+    packs = []
+    for where in ([], ["--scheduler", scheduler]):
+        out = tmp_path / f"pack{len(packs)}.json"
+        result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols",
+                                          "3", "--count", "3", "--level", "hard", "--seed", "4",
+                                          "--out", str(out), *where])
+        assert result.exit_code == 0, result.output
+        packs.append(json.loads(out.read_text()))
+    assert packs[0] == packs[1] and len(packs[0]["puzzles"]) == 3
+
+
+def test_a_stream_closed_early_stops_its_local_workers_at_once():
+    """An endless stream of specs on two local workers: it is read only a little ahead of the
+    records taken, and closing the run after three records cancels the rest and stops the
+    workers (no hang, no worker left)."""
+    ours = psutil.Process()
+    before = set(ours.children(recursive=True))
+    read = []
+
+    def specs():
+        for n in itertools.count():
+            read.append(n)
+            yield 0.2       # seconds each deal takes (time.sleep is the solver)
+
+    records = runs.run(time.sleep, specs(), jobs=2, progress_every=None)
+    with contextlib.closing(records):
+        assert [next(records) for _ in range(3)] == [None] * 3
+        workers = _new_workers(ours, before)
+        assert len(workers) == 2
+        started = time.monotonic()
+    assert time.monotonic() - started < 30
+    assert 3 <= len(read) < 20     # two batches (of about BATCH_SECONDS each) a worker ahead
+    psutil.wait_procs(workers, timeout=30)
+    assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]

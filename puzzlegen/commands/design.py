@@ -25,7 +25,8 @@ def parse_levels(text: str) -> list[str]:
 
 
 def run_generate(game: games.Designable, rules, count: int, level: str, seed: int, out: str,
-                 max_attempts: int | None, jobs: int, as_json: bool, **design) -> None:
+                 max_attempts: int | None, jobs: int, scheduler: str | None, as_json: bool,
+                 **design) -> None:
     """The body of every ``generate``: the pack, a progress bar, what an interrupt kept."""
     levels = parse_levels(level)
     load(game, rules)  # fail early without a calibration
@@ -40,7 +41,7 @@ def run_generate(game: games.Designable, rules, count: int, level: str, seed: in
         bar = tqdm(total=count * len(levels), desc="puzzles", unit="puzzle", file=sys.stderr)
     try:
         pack = generate_pack(game, rules, count, levels, seed, jobs, save, bar, max_attempts,
-                             **design)
+                             scheduler=scheduler, **design)
     except Unfinished as stop:
         found = len(stop.pack["puzzles"])
         if found and fresh:
@@ -69,23 +70,23 @@ def _puzzles(count: int) -> str:
 
 def generate_options(fn):
     """The options every ``generate`` has: ``--count``, ``--level``, ``--seed``, ``--out`` (and
-    ``--force``), ``--max-attempts``, ``--jobs`` and ``--json``."""
+    ``--force``), ``--max-attempts``, ``--jobs``, ``--scheduler`` and ``--json``."""
     options = [
         click.option("--count", type=clitools.IntRange(1), required=True,
                      help="Puzzles to generate (of each level)."),
         click.option("--level", required=True,
                      help=f"One of {', '.join(LEVELS)}, or several separated by commas."),
         click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,
-                     help="Seed of the annealing runs: the same seed gives the same pack."),
+                     help="Seed of the annealing runs: the same seed gives the same pack, "
+                          "whatever --jobs or --scheduler."),
         clitools.out_option(help="Pack file to write: a new file is rewritten atomically after "
                                  "every puzzle; an existing one (--force) is replaced only by the "
                                  "complete pack."),
         click.option("--max-attempts", type=clitools.IntRange(1), default=None,
                      help=f"Give up after this many annealing runs of a level "
                           f"[default: {DEFAULT_ATTEMPTS_PER_PUZZLE} x COUNT]."),
-        click.option("--jobs", "-j", type=clitools.JOBS, default=1, show_default=True,
-                     help="Worker processes for the annealing runs, at most the machine's "
-                          "cores (the pack is the same for any number)."),
+        clitools.jobs_option,
+        clitools.scheduler_option,
         clitools.json_option]
     for option in reversed(options):
         fn = option(fn)
@@ -157,13 +158,13 @@ def generate_command(game_name: str) -> click.Command:
     @click.command("generate")
     @rules_option(game_name)
     @generate_options
-    def generate(rules_text, count, level, seed, out, max_attempts, jobs, as_json):
+    def generate(rules_text, count, level, seed, out, max_attempts, jobs, scheduler, as_json):
         """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact
         solver, its level confirmed by independent estimates.  The pack is rewritten atomically
         after every puzzle, so Ctrl-C keeps the finished ones."""
         game = games.get(game_name)
         run_generate(game, game.parse_rules(rules_text), count, level, seed, out,
-                     max_attempts, jobs, as_json)
+                     max_attempts, jobs, scheduler, as_json)
 
     return generate
 

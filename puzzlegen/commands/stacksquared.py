@@ -103,8 +103,7 @@ def print_result(deal: Deal, out: dict) -> None:
 @grid_options
 @limit_options
 @clitools.jobs_option
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Solve --seeds/--input batches on an existing Dask cluster (docs/runs.md).")
+@clitools.scheduler_option
 @clitools.json_option
 def solve(deal, seed, seed_range, input_file, rows, cols, max_nodes, max_states, max_seconds,
           jobs, scheduler, as_json):

@@ -1,6 +1,8 @@
 """``puzzlegen stacksquared grade`` and ``generate``: grading and puzzle-pack generation."""
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from puzzlegen import clitools
@@ -128,7 +130,7 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
 @constraint_options
 @generate_options
 def generate(rows, cols, method, require, at, theme, max_line_pairs, count, level, seed, out,
-             max_attempts, jobs, as_json):
+             max_attempts, jobs, scheduler, as_json):
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
     Annealing pushes each deal toward the heart of the level (for master, well past its cut)
@@ -141,8 +143,8 @@ def generate(rows, cols, method, require, at, theme, max_line_pairs, count, leve
     starts = None
     if method == "cpsat":
         from puzzlegen import cpsat
-        starts = cpsat.start_deals(rows, cols, seed, constraints)
-    run_generate(GAME, grid, count, level, seed, out, max_attempts, jobs, as_json,
+        starts = partial(cpsat.start_deals, rows, cols, seed, constraints)
+    run_generate(GAME, grid, count, level, seed, out, max_attempts, jobs, scheduler, as_json,
                  constraints=None if constraints == NO_CONSTRAINTS else constraints,
                  starts=starts, method=method,
                  parameters={"rows": rows, "cols": cols,
