@@ -253,8 +253,8 @@ def command(args) -> None:
     """The whole `solve --seeds A..B --json` command against the C++ program on the same deals."""
     deals = [Deal.from_seed(s, args.rows, args.cols) for s in parse_seed_range(args.seeds)]
     cmd, env = puzzlegen_command(args)
-    ours_cmd = cmd + ["stacksquared", "solve", "--seeds", args.seeds, "--rows", str(args.rows),
-                      "--cols", str(args.cols), "--json"]
+    ours_cmd = cmd + ["stacksquared", "solve", "--seeds", args.seeds, "--rules",
+                      f"{args.rows}x{args.cols}", "--json"]
     with tempfile.TemporaryDirectory() as workdir:
         program = build_baseline(workdir)
         text = baseline_lines(deals)

@@ -22,9 +22,9 @@ import json
 from functools import partial
 from pathlib import Path
 
+from agnes_winrate import normalised, summary  # this folder's script
 from puzzlegen import runs, winrate
 from puzzlegen.clitools import jobs_argument
-from solvers import game as games, stats
 from solvers.result import Limits
 
 RESULTS = Path(__file__).resolve().parent / "output"
@@ -32,23 +32,6 @@ SEED, DEALS, MAX_NODES, TABLE_BITS = 2024, 10_000, 20_000_000, 21
 VARIANTS = ["Up-Suit-None", "Up-Suit-None-NoSplit", "Down-Color-None", "Up-Color-None",
             "Up-Suit-HighRun", "Up-Suit-HighRun-NoSplit", "Up-Suit-AnyRun-NoSplit",
             "Up-Suit-AnyRun"]
-
-GAME = games.get("agnes")
-
-
-def normalised(record: dict) -> dict:
-    """A per-deal record in today's shape: an earlier run's ``states`` (the positions it
-    examined) is its ``nodes``."""
-    if "nodes" in record or "states" not in record:
-        return record
-    return {"nodes" if k == "states" else k: v for k, v in record.items()}
-
-
-def summary(records: list[dict], rules: str) -> dict:
-    """The win figures every game shares and the game's own of per-deal records, today's or
-    an earlier run's (which have no seconds)."""
-    return {**stats.tally(records), **GAME.summary(records, GAME.parse_rules(rules))}
-
 
 def recorded(rules: str) -> dict[int, dict]:
     """The recorded per-deal records (their ``states`` read as ``nodes``), with the earlier

@@ -120,7 +120,7 @@ class _OneLineErrors:
                 raise
             raise fail("a file name holds a NUL character") from None
         except KeyboardInterrupt as exc:   # a run's Interrupted says how far it got
-            click.echo(str(exc) or "\ninterrupted", err=True)
+            click.echo(inert(str(exc) or "\ninterrupted"), err=True)
             raise click.exceptions.Exit(130) from None
 
 

@@ -91,7 +91,7 @@ def run(fn: Callable[[Any], Any], specs: Iterable, *, key: str | None = None,
         spec_key: Callable[[Any], Hashable] | None = None, jobs: int = 1,
         scheduler: str | None = None, per_deal: str | os.PathLike | None = None,
         resume: bool = False, fingerprint: dict | None = None,
-        renamed: dict[str, str] | None = None, check: Callable[[Any, dict], None] | None = None,
+        check: Callable[[Any, dict], None] | None = None,
         setup: Callable[[], None] | None = None, desc: str = "deals", unit: str = "deals",
         progress_every: float | None = 30.0) -> Iterator[Any]:
     """Solve ``specs`` with ``fn`` and yield one record per spec, in order.
@@ -101,8 +101,7 @@ def run(fn: Callable[[Any], Any], specs: Iterable, *, key: str | None = None,
     function or a ``functools.partial`` of one).  With a ``per_deal`` file (a sequence only) it
     returns a JSON-ready dict whose ``record[key]`` is ``spec_key(spec)`` (default: the spec
     itself), and ``fingerprint`` is a JSON object of
-    everything that decides a record (``renamed``: old -> new names of its keys that an earlier
-    version named otherwise, so that a file it began can be resumed); ``check(spec, record)``
+    everything that decides a record; ``check(spec, record)``
     vets each record a resumed file holds (raising :class:`BadInput`, ``ValueError``,
     ``KeyError`` or ``TypeError`` to refuse it: fields, their types and ranges, what can be
     verified cheaply).  ``setup`` runs once in each process before its first spec
@@ -121,8 +120,7 @@ def run(fn: Callable[[Any], Any], specs: Iterable, *, key: str | None = None,
             raise ValueError("a per-deal file needs a sequence of specs, not a stream")
         spec_key = spec_key or (lambda spec: spec)
         ids = [_canonical(spec_key(spec)) for spec in specs]
-        store = _PerDealFile(per_deal, fingerprint, key, dict(zip(ids, specs)), resume, check,
-                             renamed)
+        store = _PerDealFile(per_deal, fingerprint, key, dict(zip(ids, specs)), resume, check)
     elif resume:
         raise BadInput("--resume needs --per-deal FILE (the file of the run to continue)")
     total = None if stream else len(specs)
@@ -460,12 +458,10 @@ class _PerDealFile:
     """
 
     def __init__(self, path, fingerprint: dict, key: str, specs: dict[str, Any], resume: bool,
-                 check: Callable[[Any, dict], None] | None,
-                 renamed: dict[str, str] | None = None) -> None:
+                 check: Callable[[Any, dict], None] | None) -> None:
         self.path = Path(path)
         self.ids = list(specs)
         self.header = {"run": json.loads(json.dumps(fingerprint)), "key": key}
-        self.renamed = renamed or {}
         self.done: dict[str, int] = {}          # deal -> offset of its line
         self.order: list[str] = []              # deals in the order of the file's lines
         self.end = 0                            # where the complete lines end
@@ -500,7 +496,7 @@ class _PerDealFile:
             if not isinstance(header, dict) or set(header) != {"run", "key"}:
                 raise BadInput(f"{self.path} is not the per-deal file of a run (its first line "
                                "should name the run)")
-            if header != self.header and _renamed(header, self.renamed) != self.header:
+            if header != self.header:
                 raise BadInput(f"{self.path} belongs to another run: "
                                f"{_difference(header, self.header)}")
             self.end = fh.tell()
@@ -620,14 +616,6 @@ def read_records(path: str | os.PathLike) -> Iterator[dict]:
 
 def _line(obj: dict) -> bytes:
     return (json.dumps(obj) + "\n").encode()
-
-
-def _renamed(header: dict, renamed: dict[str, str]) -> dict:
-    """A per-deal file's first line with the fingerprint keys of an earlier version renamed."""
-    run = header["run"]
-    if not isinstance(run, dict):
-        return header
-    return {**header, "run": {renamed.get(k, k): v for k, v in run.items()}}
 
 
 def _difference(old: dict, new: dict) -> str:

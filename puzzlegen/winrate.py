@@ -17,11 +17,26 @@ from solvers.result import Limits, SolveResult, Status
 
 
 def checked(game: games.Game, deal, rules, result: SolveResult) -> SolveResult:
-    """``result`` once its line replays by the game's rules to the win it claims (else
-    ``AssertionError``: a solver bug, never a result)."""
-    if result.solved and not game.replay(deal, rules, result.moves).won:
-        raise AssertionError(f"the {game.name} solver's line does not win by the game's rules")
+    """``result`` once its line replays by the game's rules to the win and the value it claims
+    (else ``AssertionError``: a solver bug, never a result)."""
+    if result.solved or (result.moves and result.value is not None):
+        end = game.replay(deal, rules, result.moves)
+        if result.solved and not end.won:
+            raise AssertionError(f"the {game.name} solver's line does not win by the game's "
+                                 f"rules")
+        if result.value is not None and end.value != result.value:
+            raise AssertionError(f"the {game.name} solver's line does not replay to the value "
+                                 f"{result.value} it claims (it reaches {end.value})")
     return result
+
+
+def solved(game: games.Game, number: int | None, deal, rules, limits: Limits,
+           tuning: dict) -> SolveResult:
+    """The solve of ``deal`` (numbered ``number``, or None for a deal given as text), its line
+    replayed by the rules."""
+    result = (game.solve(deal, rules, limits, **tuning) if number is None else
+              game.solve_numbered(number, deal, rules, limits, **tuning))
+    return checked(game, deal, rules, result)
 
 
 def play(number: int, game_name: str, rules_text: str, seed: int, limits: Limits,
@@ -30,8 +45,7 @@ def play(number: int, game_name: str, rules_text: str, seed: int, limits: Limits
     game = games.get(game_name)
     rules = game.parse_rules(rules_text)
     deal = game.numbered_deal(seed, number, rules)
-    result = checked(game, deal, rules,
-                     game.solve_numbered(number, deal, rules, limits, **tuning))
+    result = solved(game, number, deal, rules, limits, tuning)
     record = {game.deal_key: number, "result": stats.OUTCOME[result.status],
               "value": result.value, "nodes": result.nodes,
               "seconds": round(result.seconds, 6)}

@@ -231,10 +231,10 @@ class Game(ABC):
         return 0, ""
 
     def result_lines(self, deal: Any, rules: Any, result: SolveResult) -> list[str]:
-        """What ``solve`` prints of ``result`` for people, before the moves."""
-        value = "" if result.value is None else f", value {result.value:,}"
-        return [f"{result.status.value}{value} ({result.nodes:,} positions, "
-                f"{result.seconds:.2f} s)"]
+        """What ``solve`` prints of ``result`` for people, before its count of positions and
+        time and its moves."""
+        return [result.status.value + ("" if result.value is None else
+                                       f", value {result.value:,}")]
 
     def puzzle_fields(self, deal: Any, rules: Any) -> dict:
         """The fields of a pack entry that name the rules (``entry_rules`` reads them back)."""

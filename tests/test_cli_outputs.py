@@ -18,7 +18,7 @@ MISSING = "/nonexistent-folder/out.json"
 
 
 @pytest.mark.parametrize("args", [
-    ["stacksquared", "generate", "--rows", "3", "--cols", "3", "--count", "1", "--level", "easy",
+    ["stacksquared", "generate", "--rules", "3x3", "--count", "1", "--level", "easy",
      "--out", MISSING],
     ["montana", "winrate", "--rules", "5", "--deals", "1", "--per-deal", MISSING],
     ["agnes", "winrate", "--rules", "Up-Suit-None", "--deals", "1", "--per-deal", MISSING],

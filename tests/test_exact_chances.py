@@ -140,7 +140,7 @@ def test_level_probabilities_add_up_and_read_plainly(centre, interval, level):
 
 def test_a_grade_in_words_shows_no_program_values():
     runner = CliRunner()
-    for args in (["--seed", "104"], ["--seed", "2", "--rows", "3", "--cols", "3"],
+    for args in (["--seed", "104"], ["--seed", "2", "--rules", "3x3"],
                  ["--seed", "3"]):
         result = runner.invoke(cli, ["stacksquared", "grade", *args])
         assert result.exit_code == 0, result.output

@@ -28,7 +28,7 @@ from solvers.stacksquared.symmetry import canonical
 
 def generate(tmp_path, name, *args):
     out = tmp_path / name
-    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rules", "3x3",
                                       "--out", str(out), *map(str, args)])
     assert result.exit_code == 0, result.output
     return json.loads(out.read_text())
@@ -166,7 +166,7 @@ def test_a_pack_keeps_a_deal_only_when_independent_estimates_confirm_its_level()
 
 def test_bad_options_exit_2(tmp_path):
     runner = CliRunner()
-    for args in (["--level", "impossible"], ["--level", "easy", "--rows", "7", "--cols", "7"]):
+    for args in (["--level", "impossible"], ["--level", "easy", "--rules", "7x7"]):
         result = runner.invoke(cli, ["stacksquared", "generate", "--count", "1",
                                      "--out", str(tmp_path / "x.json"), *args])
         assert result.exit_code == 2 and result.output.startswith("error: "), result.output
@@ -174,7 +174,7 @@ def test_bad_options_exit_2(tmp_path):
 
 def test_attempt_cap_stops_with_the_puzzles_found(tmp_path):
     out = tmp_path / "capped.json"
-    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rules", "3x3",
                                       "--count", "3", "--level", "hard", "--max-attempts", "2",
                                       "--out", str(out)])
     assert result.exit_code == 2, result.output
@@ -186,12 +186,12 @@ def test_attempt_cap_stops_with_the_puzzles_found(tmp_path):
 def test_force_replaces_an_old_pack_only_with_a_complete_one(tmp_path):
     out = tmp_path / "old.json"
     out.write_text("the old pack\n")
-    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rules", "3x3",
                                       "--count", "3", "--level", "hard", "--max-attempts", "2",
                                       "--out", str(out), "--force"])
     assert result.exit_code == 2 and f"{out} is left as it was" in result.output, result.output
     assert out.read_text() == "the old pack\n"
-    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols", "3",
+    result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rules", "3x3",
                                       "--count", "1", "--level", "easy", "--out", str(out),
                                       "--force"])
     assert result.exit_code == 0 and "wrote 1 easy puzzle to" in result.output, result.output
@@ -201,7 +201,7 @@ def test_force_replaces_an_old_pack_only_with_a_complete_one(tmp_path):
 def test_interrupt_keeps_finished_puzzles(tmp_path):
     out = tmp_path / "int.json"
     proc = subprocess.Popen([sys.executable, "-c", "from puzzlegen.cli import main; main()",
-                             "stacksquared", "generate", "--rows", "3", "--cols", "3",
+                             "stacksquared", "generate", "--rules", "3x3",
                              "--count", "500", "--level", "easy", "--out", str(out)],
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             env={**os.environ, "PYTHONFAULTHANDLER": "1"},
@@ -269,7 +269,7 @@ def test_scheduler_option_and_a_lost_cluster(tmp_path, monkeypatch):
     error line that says where the puzzles found are."""
     from puzzlegen import design, runs
     out = tmp_path / "lost.json"
-    args = ["stacksquared", "generate", "--rows", "3", "--cols", "3", "--count", "3", "--level",
+    args = ["stacksquared", "generate", "--rules", "3x3", "--count", "3", "--level",
             "hard", "--seed", "4", "--out", str(out)]
     empty = CliRunner().invoke(cli, [*args, "--scheduler", " "])
     assert empty.exit_code == 2 and "an empty address" in empty.output

@@ -346,7 +346,7 @@ def test_grade_command_json_explanation_and_bad_input():
     for moment in out["critical"]:
         assert 2 * moment["losing"] > moment["legal"] and moment["played"] in moment["winning"]
     for args in (["5S JC QH"], ["--seed", "1", "5S JC"],
-                 ["--seed", "1", "--rows", "9", "--cols", "9"]):
+                 ["--seed", "1", "--rules", "9x9"]):
         bad = runner.invoke(cli, ["stacksquared", "grade", *args])
         assert bad.exit_code == 2 and bad.output.startswith("error: ")
         assert len(bad.output.strip().splitlines()) == 1
@@ -355,7 +355,7 @@ def test_grade_command_json_explanation_and_bad_input():
 def test_critical_moments_past_the_state_limit_say_limit():
     """The grade stands; only the moments are not claimed (exit 0, as a hint's limit)."""
     runner = CliRunner()
-    args = ["stacksquared", "grade", "--seed", "2", "--rows", "3", "--cols", "3", "--explain"]
+    args = ["stacksquared", "grade", "--seed", "2", "--rules", "3x3", "--explain"]
     full = json.loads(runner.invoke(cli, [*args, "--json"]).output)
     assert full["critical_limit"] is None and isinstance(full["critical"], list)
     cut = runner.invoke(cli, [*args, "--json", "--max-states", "3"])

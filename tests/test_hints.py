@@ -117,7 +117,7 @@ def run(*args):
 def test_cli_json_and_text():
     deal = Deal.from_seed(4, 3, 3)
     moves = random_prefix(deal, [3, 1])
-    out = run("--seed", "4", "--rows", "3", "--cols", "3", "--moves", " ".join(moves), "--json")
+    out = run("--seed", "4", "--rules", "3x3", "--moves", " ".join(moves), "--json")
     assert out.exit_code == 0, out.output
     got = json.loads(out.output)
     assert set(got) == {"solvable", "safe", "losing", "suggested", "limit", "stopped_by",
@@ -129,7 +129,7 @@ def test_cli_json_and_text():
     legal = [str(m) for m in position.legal_moves()]
     assert got["choices"] == {"won": got["safe"], "lost": got["losing"], "limit": []}
     assert sorted(got["safe"] + got["losing"], key=legal.index) == legal
-    text = run(str(deal), "--rows", "3", "--cols", "3", "--moves", " ".join(moves))
+    text = run(str(deal), "--rules", "3x3", "--moves", " ".join(moves))
     assert text.exit_code == 0, text.output
     assert f"solvable: {'yes' if got['solvable'] else 'no'}" in text.output
     assert f"suggested: {got['suggested'] or 'none'}" in text.output
@@ -164,11 +164,11 @@ def test_a_hint_past_its_time_limit_says_limit():
     past a minute; with --max-seconds 2 the hint says limit, naming the time, within seconds."""
     hint(Deal.from_seed(4, 3, 3), max_seconds=5)   # compiled before the clock starts
     start = time.monotonic()
-    text = run("--seed", "5", "--rows", "1", "--cols", "52", "--max-seconds", "2")
+    text = run("--seed", "5", "--rules", "1x52", "--max-seconds", "2")
     assert time.monotonic() - start < 10
     assert text.exit_code == 0 and "solvable: limit (the decision searches ran for 2 seconds; " \
         "--max-seconds raises it)" in text.output, text.output
-    out = json.loads(run("--seed", "5", "--rows", "1", "--cols", "52", "--max-seconds", "0.5",
+    out = json.loads(run("--seed", "5", "--rules", "1x52", "--max-seconds", "0.5",
                          "--json").output)
     assert out["stopped_by"] == "seconds" and out["safe"] == [] and out["solvable"] is None
     bad = run("--seed", "5", "--max-seconds", "0")
@@ -181,11 +181,11 @@ def test_cli_bad_input_is_one_error_line():
     cases = {(first, first): f"move 2 ({first}) is illegal",
              (first, "ZZ-9H"): "ZZ-9H", ("9H",): "9H"}
     for moves, named in cases.items():
-        bad = run("--seed", "4", "--rows", "3", "--cols", "3", "--moves", " ".join(moves))
+        bad = run("--seed", "4", "--rules", "3x3", "--moves", " ".join(moves))
         assert bad.exit_code == 2, bad.output
         assert bad.output.startswith("error: ") and len(bad.output.strip().splitlines()) == 1
         assert named in bad.output
-    for args in (["5S JC QH"], ["--seed", "1", "5S JC"], ["--rows", "3", "--cols", "3"]):
+    for args in (["5S JC QH"], ["--seed", "1", "5S JC"], ["--rules", "3x3"]):
         bad = run(*args)
         assert bad.exit_code == 2 and bad.output.startswith("error: ")
         assert len(bad.output.strip().splitlines()) == 1

@@ -1,8 +1,8 @@
 """One meaning per limit option in every game's commands: ``--max-states`` bounds the positions a
 search stores, ``--max-nodes`` those it examines (the moves it makes), ``--max-seconds`` its time;
-a search they stop says ``limit`` and names the limit the same way.  The former spellings (agnes
-solve's ``--max-states``, every game's ``--seconds``, stackmgmt ``--max-nodes``) still work for
-one version, each with one line on stderr."""
+a search they stop says ``limit`` and names the limit the same way.  The former spellings (every
+game's ``--seconds``, stackmgmt ``--max-nodes``) still work for one version, each with one line
+on stderr."""
 from __future__ import annotations
 
 import json
@@ -62,6 +62,8 @@ def test_agnes_max_nodes_and_max_seconds():
     out = json.loads(run(*AGNES_LONG, "--max-seconds", "0.05", "--json").stdout)
     assert out["result"] == "limit" and out["stopped_by"] == {"limit": "seconds", "value": 0.05}
     assert "the time limit of 0.05 s; " in run(*AGNES_LONG, "--max-seconds", "0.05").stdout
+    out = json.loads(run(*AGNES, "--max-states", "50", "--json").stdout)
+    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "states", "value": 50}
 
 
 def test_agnes_winrate_limits_are_per_deal_and_named(tmp_path):
@@ -114,7 +116,7 @@ def test_stackmgmt_max_states_and_max_seconds():
 # The former spellings: the same answer, and one line on stderr.
 
 ALIASES = [  # (command, former spelling, value, standard spelling)
-    (AGNES, "--max-states", "50", "--max-nodes"),
+    (AGNES, "--seconds", "30", "--max-seconds"),
     (AGNES_RUN, "--seconds", "30", "--max-seconds"),
     (MONTANA, "--seconds", "30", "--max-seconds"),
     (MONTANA_RUN, "--seconds", "30", "--max-seconds"),
@@ -158,8 +160,7 @@ def test_a_failing_command_prints_its_error_line_only():
     says one thing, its error."""
     for args in (["agnes", "solve", "--rules", "Up-Suit-Nothing", "--seed", "1"],
                  ["montana", "solve", "--seed", "1", "AC"]):
-        result = run(*args, *(["--max-states", "50"] if args[0] == "agnes" else
-                              ["--seconds", "1"]))
+        result = run(*args, "--seconds", "1")
         lines = result.stderr.splitlines()
         assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ")
 
@@ -178,7 +179,7 @@ def test_help_shows_the_standard_spellings_and_no_empty_range():
     for command in commands(cli, ctx):
         text = command.get_help(click.Context(command, info_name=command.name))
         assert "None]" not in text and "None;" not in text, command.name
-    for words, hidden in ((["agnes", "solve"], "--max-states"),
+    for words, hidden in ((["agnes", "solve"], "--seconds "),
                           (["montana", "winrate"], "--seconds "),
                           (["spider", "solve"], "--seconds "),
                           (["stackmgmt", "solve"], "--max-nodes")):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen import survey
 from puzzlegen.cli import cli
 from solvers.result import Limits
 from solvers.spider import api as spider
@@ -25,22 +24,32 @@ def dropping_the_last_move(real):
     return solver
 
 
-def test_stacksquared_solve_replays_its_lines(monkeypatch):
-    for seed in range(12):                       # solved, unsolvable and limit lines replay
-        for limits in (Limits(nodes=5_000_000), Limits(nodes=3)):
-            survey.solve_seed(seed, 3, 3, limits, check=True)
-    monkeypatch.setattr(survey, "solve", dropping_the_last_move(survey.solve))
-    survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000))        # unchecked: no replay
-    with pytest.raises(AssertionError, match="does not replay"):
-        survey.solve_seed(2, 3, 3, Limits(nodes=5_000_000), check=True)
+def test_every_solve_replays_its_lines(monkeypatch):
+    """``solve`` (``puzzlegen.winrate.solved``) replays a line to the win and the value it
+    claims: solved, unsolvable (the maximum score) and limit (the best score found) alike."""
+    from puzzlegen.winrate import solved
+    from solvers.stacksquared import game
+    rules = game.GAME.parse_rules("3x3")
+    runs = [(seed, limits) for seed in range(12)
+            for limits in (Limits(nodes=5_000_000), Limits(nodes=3))]
+    results = [solved(game.GAME, seed, game.GAME.deal_from_seed(seed, rules), rules, limits, {})
+               for seed, limits in runs]
+    assert {(r.status.value, r.value is not None) for r in results} >= \
+        {("solved", True), ("unsolvable", True), ("limit", True)}
+    monkeypatch.setattr(game, "solve", dropping_the_last_move(game.solve))
+    for (seed, limits), result in zip(runs, results):
+        if result.moves:
+            with pytest.raises(AssertionError, match="does not (win|replay to the value)"):
+                solved(game.GAME, seed, game.GAME.deal_from_seed(seed, rules), rules, limits,
+                       {})
 
 
 def test_agnes_solve_replays_its_line(monkeypatch):
-    from solvers import agnes
+    from solvers.agnes import game
     args = ["agnes", "solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index",
             "139"]
     assert CliRunner().invoke(cli, args).exit_code == 0
-    monkeypatch.setattr(agnes, "solve", dropping_the_last_move(agnes.solve))
+    monkeypatch.setattr(game.api, "solve", dropping_the_last_move(game.api.solve))
     result = CliRunner().invoke(cli, args)
     assert isinstance(result.exception, AssertionError)
     assert "does not replay" in str(result.exception)

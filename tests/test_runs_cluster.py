@@ -251,8 +251,8 @@ def test_generate_makes_the_same_pack_on_a_scheduler_as_here(tmp_path, scheduler
     packs = []
     for where in ([], ["--scheduler", scheduler]):
         out = tmp_path / f"pack{len(packs)}.json"
-        result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rows", "3", "--cols",
-                                          "3", "--count", "3", "--level", "hard", "--seed", "4",
+        result = CliRunner().invoke(cli, ["stacksquared", "generate", "--rules", "3x3",
+                                          "--count", "3", "--level", "hard", "--seed", "4",
                                           "--out", str(out), *where])
         assert result.exit_code == 0, result.output
         packs.append(json.loads(out.read_text()))

@@ -261,11 +261,11 @@ def test_cli_solve_json_fields():
 
 
 def test_cli_batch_seeds_and_input():
-    out = run("solve", "--seeds", "0..4", "--rows", "3", "--cols", "3")
+    out = run("solve", "--seeds", "0..4", "--rules", "3x3")
     lines = [json.loads(x) for x in out.output.splitlines()]
     assert [x["seed"] for x in lines] == [0, 1, 2, 3, 4]
     text = "\n".join(str(Deal.from_seed(s, 3, 3)) for s in range(5)) + "\n"
-    out2 = run("solve", "--input", "-", "--rows", "3", "--cols", "3", input=text)
+    out2 = run("solve", "--input", "-", "--rules", "3x3", input=text)
     lines2 = [json.loads(x) for x in out2.output.splitlines()]
     assert [x["max_score"] for x in lines2] == [x["max_score"] for x in lines]
 
@@ -282,7 +282,7 @@ def test_cli_winrate_json():
     (["solve", "5S JC QH"], "has 3 cards, expected 16"),
     (["solve", "5S 5S QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C"], "duplicate card 5S"),
     (["solve", "5S ZC QH 8H KC 6H 3H 9H 3S JS TH TS KS 7D AH 5C"], "malformed card 'ZC'"),
-    (["solve", "--seed", "1", "--rows", "8", "--cols", "7"], "impossible grid 8x7"),
+    (["solve", "--seed", "1", "--rules", "8x7"], "impossible grid 8x7"),
     (["solve", "--seeds", "1-5"], "malformed seed range"),
     (["solve", "--seeds", "9..2"], "empty or negative seed range"),
     (["solve", "--input", "/no/such/file"], "/no/such/file"),
@@ -297,7 +297,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, message):
 
 
 def test_cli_bad_line_in_input_names_the_line():
-    out = run("solve", "--input", "-", "--rows", "1", "--cols", "2", input="AS 2S\nAS AS\n")
+    out = run("solve", "--input", "-", "--rules", "1x2", input="AS 2S\nAS AS\n")
     assert out.exit_code == 2 and "line 2: duplicate card AS" in out.output
 
 

@@ -2,9 +2,12 @@
 meaning for each option (docs/architecture.md, "The command line")."""
 from __future__ import annotations
 
+import sys
+from functools import partial
+
 import click
 
-from puzzlegen import clitools, winrate
+from puzzlegen import clitools, runs, winrate
 from solvers import game as games, stats
 from solvers.errors import BadInput
 from solvers.result import Limits
@@ -27,8 +30,8 @@ def rules_option(game_name: str):
 
 def limit_options(game: games.Game):
     """``--max-states`` (positions stored), ``--max-nodes`` (positions examined) and
-    ``--max-seconds`` of each search, defaulting to the game's ``default_limits``; the command
-    receives them as ``limits``."""
+    ``--max-seconds`` of each search, defaulting to the game's ``default_limits``
+    (:func:`make_limits` makes them one :class:`~solvers.result.Limits`)."""
     default = game.default_limits
 
     def decorate(fn):
@@ -89,32 +92,58 @@ def solve_command(game: games.Game) -> click.Command:
 
     @click.command("solve")
     @click.argument("deal", nargs=-1)
-    @click.option("--seed", type=clitools.IntRange(0), help="Deal the game's deal number N.")
+    @click.option("--seed", type=SeedType(game), help="Deal the game's deal number N.")
+    @click.option("--seeds", "seed_range", metavar="A..B",
+                  help="Solve the deals of seeds A..B (inclusive) as a run; prints JSON lines.")
+    @click.option("--input", "input_file", metavar="FILE",
+                  help="Solve the deals in FILE ('-' for stdin), one a line, as a run; prints "
+                       "JSON lines.")
     @rules_option(game.name)
     @click.option("--choices", is_flag=True,
                   help="Also solve the deal after each legal first move (same rules and "
                        "limits): which keep it winnable.")
     @limit_options(game)
     @tuning_options(game)
+    @clitools.jobs_option
+    @clitools.scheduler_option
     @clitools.json_option
-    def solve(deal, seed, rules_text, choices, max_states, max_nodes, max_seconds, as_json,
-              **kwargs):
+    def solve(deal, seed, seed_range, input_file, rules_text, choices, max_states, max_nodes,
+              max_seconds, jobs, scheduler, as_json, **kwargs):
         """Solve DEAL (or --seed N) exactly: 'solved' with a winning line, 'unsolvable', or
-        'limit' when a limit stopped the search (never a guess)."""
+        'limit' when a limit stopped the search (never a guess).  With --seeds or --input the
+        deals are solved as a run (--jobs, --scheduler; docs/runs.md) and printed in order as
+        JSON lines, each with its seed or deal."""
         tuning = split_tuning(kwargs)
         rules = game.parse_rules(rules_text)
-        the_deal = read_deal(game, rules, " ".join(deal) if deal else None, seed)
-        limits = make_limits(game, rules, max_states, max_nodes, max_seconds, tuning)
+        deal_text = " ".join(deal) if deal else None
+        if sum(x is not None for x in (deal_text, seed, seed_range, input_file)) != 1:
+            raise BadInput("give exactly one of a DEAL, --seed N, --seeds A..B or --input FILE")
+        limits = make_limits(game, rules, max_states, max_nodes, max_seconds, tuning,
+                             1 if scheduler else jobs)
+        if seed_range is not None or input_file is not None:
+            if choices:
+                raise BadInput("--choices takes one deal, not --seeds or --input")
+            specs = ([("seed", s) for s in clitools.parse_seed_range(seed_range, game.seeds)]
+                     if seed_range is not None else
+                     [("deal", text) for text in read_deal_lines(game, rules, input_file)])
+            keys = dict(game_name=game.name, rules_text=rules_text, limits=limits,
+                        tuning=tuning)
+            for out in runs.run(partial(solve_spec, **keys), specs, jobs=jobs,
+                                scheduler=scheduler, setup=partial(warm_up, specs[0], **keys),
+                                desc=f"{game.name} deals"):
+                clitools.emit_json(out)
+            return
+        the_deal = read_deal(game, rules, deal_text, seed)
+        warm_up(("deal", game.format_deal(the_deal)), game_name=game.name,
+                rules_text=rules_text, limits=limits, tuning=tuning)  # not the solve's time
         firsts = game.first_moves(the_deal, rules) if choices else []
         if firsts is None:
             raise BadInput(f"--choices: the {game.title} solver cannot start mid-game")
 
         def solved(deal):
-            return winrate.checked(game, deal, rules, (
-                game.solve(deal, rules, limits, **tuning) if seed is None else
-                game.solve_numbered(seed, deal, rules, limits, **tuning)))
+            return winrate.solved(game, seed, deal, rules, limits, tuning)
         result = solved(the_deal)
-        out = {**result.to_json(), "moves": [game.format_move(m) for m in result.moves]}
+        out = as_record(game, result)
         if choices:
             out["choices"] = stats.choices([(game.format_move(move), solved(after).status)
                                             for move, after in firsts])
@@ -124,12 +153,74 @@ def solve_command(game: games.Game) -> click.Command:
         click.echo(game.show_deal(the_deal))
         for line in game.result_lines(the_deal, rules, result):
             click.echo(line)
+        click.echo(f"nodes: {result.nodes:,}  seconds: {result.seconds:.4f}")
         if out["moves"]:
             click.echo("solution: " + " ".join(out["moves"]))
         if choices:
             clitools.echo_choices(out["choices"], "the deal")
 
     return with_note(solve, game)
+
+
+class SeedType(click.ParamType):
+    """A deal number of the game (its ``seeds``)."""
+
+    name = "integer"
+
+    def __init__(self, game: games.Game) -> None:
+        self.seeds = game.seeds
+
+    def convert(self, value, param, ctx) -> int:
+        number = clitools.INT.convert(value, param, ctx)
+        if number not in self.seeds:
+            self.fail(f"{number} is not a deal number, {self.seeds.start} to {self.seeds[-1]}",
+                      param, ctx)
+        return number
+
+
+def read_deal_lines(game: games.Game, rules, source: str) -> list[str]:
+    """Deals from FILE or ``-`` (stdin), one a line, checked and in the game's notation; blank
+    lines and ``#`` comments skipped."""
+    if source == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        with open(source, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    deals = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            try:
+                deals.append(game.format_deal(game.parse_deal(text, rules)))
+            except BadInput as exc:
+                raise BadInput(f"{source}, line {number}: {exc}") from None
+    if not deals:
+        raise BadInput(f"{'stdin' if source == '-' else source} holds no deal (one a line)")
+    return deals
+
+
+def as_record(game: games.Game, result) -> dict:
+    """A solve as JSON: the result's fields with the moves in the game's notation."""
+    return {**result.to_json(), "moves": [game.format_move(m) for m in result.moves]}
+
+
+def solve_spec(spec: tuple[str, object], game_name: str, rules_text: str, limits: Limits,
+               tuning: dict) -> dict:
+    """A run's function: ``("seed", N)`` or ``("deal", TEXT)`` -> the solve's record, its line
+    replayed by the rules first."""
+    game = games.get(game_name)
+    rules = game.parse_rules(rules_text)
+    kind, value = spec
+    seed = value if kind == "seed" else None
+    deal = game.deal_from_seed(value, rules) if seed is not None else \
+        game.parse_deal(value, rules)
+    return {kind: value, **as_record(game, winrate.solved(game, seed, deal, rules, limits,
+                                                          tuning))}
+
+
+def warm_up(spec, **keys) -> None:
+    """Load the game's kernels (a run's setup): the first deal with a limit of one node."""
+    solve_spec(spec, **{**keys, "limits": Limits(nodes=1, states=keys["limits"].states)})
 
 
 def with_note(command: click.Command, game: games.Game) -> click.Command:

@@ -8,14 +8,14 @@ import click
 from puzzlegen import clitools
 from puzzlegen.commands.design import generate_options, run_generate
 from puzzlegen.commands.solving import read_deal
-from puzzlegen.commands.stacksquared import grid_options
+from puzzlegen.commands.stacksquared import grid_option
 from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
 from puzzlegen.grading import grade as grade_deal, load
 from solvers.errors import LimitReached
 from solvers.game import harder_than
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET, PLAYERS, TREE_CELLS, TREE_STATES
-from solvers.stacksquared.game import GAME, Grid
+from solvers.stacksquared.game import GAME
 from solvers.stacksquared.hints import critical_moments, explain_lines
 from solvers.stacksquared.rules import Move
 from solvers.stacksquared.tree import explore_bytes
@@ -24,7 +24,7 @@ from solvers.stacksquared.tree import explore_bytes
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=clitools.INT, help="Microsoft FreeCell deal number to deal from.")
-@grid_options
+@grid_option
 @click.option("--tree-states", type=clitools.IntRange(0), default=None,
               help=f"Compute the exact whole-tree figures when the game tree fits this many "
                    f"stored states [default: {TREE_STATES:,} for grids of at most {TREE_CELLS} "
@@ -36,7 +36,7 @@ from solvers.stacksquared.tree import explore_bytes
               help=f"States the decision search of --explain may store; past them the critical "
                    f"moments are 'limit' [default: {DEFAULT_BUDGET.states:,}].")
 @clitools.json_option
-def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
+def grade(deal, seed, grid, tree_states, explain, max_states, as_json):
     """Grade DEAL (cards row-major): level, percentile, the reason, and the figures behind it.
 
     The level rests on how often a player who looks three moves ahead wins, ranked among random
@@ -46,7 +46,7 @@ def grade(deal, seed, rows, cols, tree_states, explain, max_states, as_json):
     level is.  Every symmetric copy of a deal (rows, columns, transposition, suits, rank
     reversal) gets the same grade.
     """
-    grid = Grid(rows, cols)
+    rows, cols = grid.rows, grid.cols
     the_deal = read_deal(GAME, grid, deal, seed)
     load(GAME, grid)  # a grid without a calibration is refused before any work
     max_states = decision_states(max_states, rows * cols)
@@ -121,7 +121,7 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
 
 
 @click.command()
-@grid_options
+@grid_option
 @click.option("--method", type=click.Choice(["anneal", "cpsat"]), default="anneal",
               show_default=True, help="anneal: from random deals meeting the constraints; "
                                       "cpsat: annealing from deals CP-SAT constructs under the "
@@ -129,7 +129,7 @@ def grade_lines(result, rows: int, cols: int) -> list[str]:
                                       "rare structures).")
 @constraint_options
 @generate_options
-def generate(rows, cols, method, require, at, theme, max_line_pairs, count, level, seed, out,
+def generate(grid, method, require, at, theme, max_line_pairs, count, level, seed, out,
              max_attempts, jobs, scheduler, as_json):
     """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact solver.
 
@@ -138,7 +138,7 @@ def generate(rows, cols, method, require, at, theme, max_line_pairs, count, leve
     further independent estimates of it confirm its level.  The pack is rewritten atomically
     after every puzzle, so Ctrl-C keeps the finished ones.
     """
-    grid = Grid(rows, cols)
+    rows, cols = grid.rows, grid.cols
     constraints = parse_constraints(rows, cols, require, at, theme, max_line_pairs)
     starts = None
     if method == "cpsat":

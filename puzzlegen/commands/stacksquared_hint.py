@@ -6,11 +6,11 @@ import click
 from puzzlegen import clitools
 from solvers import stats
 from puzzlegen.commands.solving import read_deal
-from puzzlegen.commands.stacksquared import grid_options
+from puzzlegen.commands.stacksquared import grid_option
 from solvers.result import Status
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
-from solvers.stacksquared.game import GAME, Grid
+from solvers.stacksquared.game import GAME
 from solvers.stacksquared.rules import Position, replay
 from solvers.stacksquared.tree import decision_bytes
 
@@ -43,7 +43,7 @@ def decision_states(max_states: int | None, cells: int) -> int:
 @click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
 @click.option("--moves", default="", metavar="MOVES",
               help='Moves played so far, e.g. "9H-TS 8H-9H" (mover-destination top cards).')
-@grid_options
+@grid_option
 @click.option("--max-states", type=clitools.COUNT, default=None,
               help=f"States the decision search may store; past them the answer is 'limit' "
                    f"[default: {DEFAULT_BUDGET.states:,}].")
@@ -51,14 +51,14 @@ def decision_states(max_states: int | None, cells: int) -> int:
               help="Seconds the decision searches may run in all; past them the answer is "
                    "'limit'.")
 @clitools.json_option
-def hint(deal, seed, moves, rows, cols, max_states, max_seconds, as_json):
+def hint(deal, seed, moves, grid, max_states, max_seconds, as_json):
     """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
     keep it reachable (safe) and which lose, and the safe move leaving the most safe moves; when
     the search hits its state or time limit, 'limit' and no moves."""
-    the_deal = read_deal(GAME, Grid(rows, cols), deal, seed)
+    the_deal = read_deal(GAME, grid, deal, seed)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
-    result = hint_of(the_deal, played, decision_states(max_states, rows * cols), max_seconds)
+    result = hint_of(the_deal, played, decision_states(max_states, grid.rows * grid.cols), max_seconds)
     if as_json:
         verdicts = {**dict.fromkeys(result.safe, Status.SOLVED),
                     **dict.fromkeys(result.losing, Status.UNSOLVABLE)}

@@ -201,17 +201,20 @@ class AgnesGame(Designable):
         return 64 << bits, f"--table-bits {bits}"
 
     def solve(self, deal: R.Deal, rules: R.Rules, limits: Limits,
-              table_bits: int = api.DEFAULT_TABLE_BITS) -> SolveResult:
+              table_bits: int = api.DEFAULT_TABLE_BITS, maximize: bool = False,
+              start: R.Board | None = None) -> SolveResult:
         """The exact solver; ``nodes`` caps the moves it plays, ``seconds`` its time, and
         ``states`` both the size of its losing-state table (the largest power of two not above
         it, at least 16 entries) and, since every stored state was examined first, the moves it
         plays: so it never stores more than ``states`` positions (plus those of its current
-        line)."""
+        line).  ``maximize`` and ``start`` (a position of the deal reached by play) as
+        :func:`solvers.agnes.api.solve` takes them."""
         cap, by = limits.nodes, "nodes"
         if limits.states is not None and (cap is None or limits.states <= cap):
             cap, by = limits.states, "states"
         result = api.solve(deal, rules, Limits(nodes=cap, seconds=limits.seconds),
-                           table_bits=_table_bits(limits, table_bits))
+                           maximize=maximize, table_bits=_table_bits(limits, table_bits),
+                           start=start)
         stop = result.details.get("stopped_by")
         if stop and stop["limit"] == "nodes":
             result.details["stopped_by"] = {"limit": by, "value": cap}

@@ -288,8 +288,8 @@ class Montana(Designable):
         how = {"won": "won", "lost": "not won",
                "limit": f"stopped by {_limit_text(d.get('stopped_by'))}"}[OUTCOME[result.status]]
         return [f"{how}: {result.value} of {rules.rules.target} cards locked after "
-                f"{d['rounds']} round{'s' * (d['rounds'] > 1)} ({result.nodes:,} moves, "
-                f"{d['states']:,} layouts stored, {result.seconds:.2f} s)"]
+                f"{d['rounds']} round{'s' * (d['rounds'] > 1)} ({d['states']:,} layouts "
+                f"stored)"]
 
     def first_moves(self, deal: Sequence[Cell], rules: Variant) -> list:
         """Each legal move of the first layout and the layout it leads to (the same game

@@ -99,7 +99,11 @@ class StacksSquared(Designable):
 
     def solve(self, deal: Deal, rules: Grid, limits: Limits = DEFAULT_LIMITS,
               max_score: bool = True) -> SolveResult:
-        return solve(deal, limits, max_score)
+        """``value``: the score the line reaches (the maximum, or on a limit the best found)."""
+        result = solve(deal, limits, max_score)
+        if result.value is None and result.moves:
+            result.value = result.details.get("best_score")
+        return result
 
     def record(self, deal: Deal, rules: Grid, result: SolveResult) -> dict:
         """Whether the deal makes one stack, its maximum score (None where undecided), the
@@ -149,7 +153,7 @@ class StacksSquared(Designable):
             lines = [f"single stack: yes, score {n * n} in {len(result.moves)} moves"]
         else:
             lines = [f"single stack: no; maximum score {d['max_score']} (of {n * n})"]
-        return lines + [f"nodes: {result.nodes:,}  seconds: {result.seconds:.4f}"]
+        return lines
 
     def puzzle_fields(self, deal: Deal, rules: Grid) -> dict:
         return {"rows": deal.rows, "cols": deal.cols}
