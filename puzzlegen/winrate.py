@@ -19,14 +19,10 @@ from solvers.result import Limits, SolveResult, Status
 def checked(game: games.Game, deal, rules, result: SolveResult) -> SolveResult:
     """``result`` once its line replays by the game's rules to the win and the value it claims
     (else ``AssertionError``: a solver bug, never a result)."""
-    if result.solved or (result.moves and result.value is not None):
-        end = game.replay(deal, rules, result.moves)
-        if result.solved and not end.won:
-            raise AssertionError(f"the {game.name} solver's line does not win by the game's "
-                                 f"rules")
-        if result.value is not None and end.value != result.value:
-            raise AssertionError(f"the {game.name} solver's line does not replay to the value "
-                                 f"{result.value} it claims (it reaches {end.value})")
+    if result.solved or result.moves:
+        problem = game.line_problem(deal, rules, result.moves, result.solved, result.value)
+        if problem:
+            raise AssertionError(f"the {game.name} solver's line {problem}")
     return result
 
 
@@ -65,12 +61,11 @@ def check(number: int, record: dict, game_name: str, rules_text: str, seed: int)
                                "nodes": range(2 ** 63), "seconds": float,
                                **game.record_fields(rules)},
                       optional={"stopped_by": str})
-    if "moves" in record:
-        end = game.replay_text(game.numbered_deal(seed, number, rules), rules, record["moves"])
-        if (record["result"] == "won") > end.won:
-            raise ValueError("it claims a win its moves do not reach")
-        if record["value"] is not None and end.value != record["value"]:
-            raise ValueError(f"its moves reach {end.value}, not the {record['value']} it claims")
+    if record.get("moves"):
+        problem = game.line_problem(game.numbered_deal(seed, number, rules), rules,
+                                    record["moves"], record["result"] == "won", record["value"])
+        if problem:
+            raise ValueError(f"its line {problem}")
 
 
 def summarize(game: games.Game, rules, records: list[dict]) -> dict:

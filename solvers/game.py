@@ -252,6 +252,23 @@ class Game(ABC):
         """``replay`` of moves given as text; :class:`BadInput` naming a bad one."""
         return self.replay(deal, rules, [self.parse_move(m) for m in moves])
 
+    def line_problem(self, deal: Any, rules: Any, moves: list, won: bool,
+                     value: int | None = None) -> str | None:
+        """What is wrong with a line that claims to win (``won``) or not, and to reach
+        ``value`` (unless None): None when ``moves`` (the game's moves or their text) replay
+        by the rules to exactly that, else a sentence.  The one check of every line a solver,
+        a grade or a pack states."""
+        try:
+            end = (self.replay_text(deal, rules, moves) if all(isinstance(m, str) for m in moves)
+                   else self.replay(deal, rules, moves))
+        except BadInput as exc:
+            return str(exc)
+        if end.won != won:
+            return "does not win" if won else "wins, though it claims no win"
+        if value is not None and end.value != value:
+            return f"reaches {end.value:,}, not the {value:,} it claims"
+        return None
+
 
 class Designable(Game):
     """A game the design pipeline can grade, calibrate, generate and pack."""

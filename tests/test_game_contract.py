@@ -164,3 +164,27 @@ def test_limits_refuse_what_would_mean_no_limit(bad):
     with pytest.raises(ValueError, match="at least 0"):
         Limits(**bad)
     assert Limits(nodes=0).after(nodes_used=3).nodes == 0
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_one_check_of_a_line_for_every_game(name):
+    """``line_problem``: the solver's own line is fine; a line claiming the other outcome, or
+    another value, or holding a move that is not one, is named."""
+    game = games.get(name)
+    rules = game.parse_rules(game.default_rules)
+    for seed in range(20):
+        deal = game.deal_from_seed(seed, rules)
+        result = game.solve(deal, rules, LIMITS)
+        if result.moves and result.status.value != "limit":
+            break
+    else:
+        pytest.skip("no decided line of play in 20 deals")
+    text = [game.format_move(m) for m in result.moves]
+    assert game.line_problem(deal, rules, result.moves, result.solved, result.value) is None
+    assert game.line_problem(deal, rules, text, result.solved, result.value) is None
+    assert game.line_problem(deal, rules, text, not result.solved) in (
+        "does not win", "wins, though it claims no win")
+    if result.value is not None:
+        assert game.line_problem(deal, rules, text, result.solved, result.value + 1) == \
+            f"reaches {result.value:,}, not the {result.value + 1:,} it claims"
+    assert game.line_problem(deal, rules, ["not a move"], result.solved)

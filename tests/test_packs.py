@@ -117,7 +117,8 @@ def test_workers_find_the_same_problems_in_the_same_order(small_pack, tmp_path):
     problems = json.loads(shared.stdout)["problems"]
     assert problems == json.loads(alone.stdout)["problems"]
     assert [p.split(":")[0] for p in problems] == [
-        "puzzle p1", "puzzle p1", "puzzle p2", "puzzle p2", "puzzle p0", "puzzle p0"], problems
+        "puzzle p1", "puzzle p1", "puzzle p2", "puzzle p0", "puzzle p0"], problems
+    assert problems[2] == "puzzle p2: field solution: does not win"
 
 
 @pytest.mark.parametrize("text,fragment", [
