@@ -34,9 +34,12 @@ def test_deals_and_moves_round_trip():
         assert GAME.parse_deal(GAME.format_deal(deal), EIGHT) == deal
         for move in legal_moves(deal, EIGHT.rules):
             assert GAME.parse_move(GAME.format_move(move)) == move
-    assert GAME.parse_move("10h -> 3,7") == Move(Card(10, 2), (3, 7))
+    assert GAME.format_move(Move(Card(10, 2), (3, 7))) == "TH->r4c8"   # counted from 1
+    assert GAME.parse_move("10h -> R4C8") == GAME.parse_move("10h -> 3,7") == \
+        Move(Card(10, 2), (3, 7))                                       # earlier packs: from 0
     assert GAME.parse_move(GAME.format_move(REDEAL)) == REDEAL
-    for bad in ("4H", "4H->1", "4X->1,2", "redeal now", "->1,2"):
+    for bad in ("4H", "4H->1", "4X->1,2", "redeal now", "->1,2", "4H->r0c1", "4H->r1c0",
+                "4H->r1", "4H->1,2,3", "4H->r9999c1"):
         with pytest.raises(BadInput):
             parse_move(bad)
 

@@ -107,9 +107,9 @@ def test_print_a_montana_pack_with_its_gaps_and_numbered_cells(tmp_path):
     assert pages >= len(pack["puzzles"]) + 2
     assert entry["id"] in page and "Build each row in one suit" in page
     assert page.count("stroke-dasharray") == 4            # the four aces are the gaps
-    assert all(f">{k}<" in page for k in range(8))        # columns 0..7 (and rows 0..3)
+    assert all(f">{k}<" in page for k in range(1, 9))     # columns 1..8 (and rows 1..4)
     solutions = (tmp_path / "pages" / "solutions-1.svg").read_text()
-    assert "counted from 0 at the top left" in solutions
+    assert "counted from 1 at the top left" in solutions
     assert f"1.\xa0{html.escape(pack['puzzles'][0]['solution'][0])}" in solutions
 
 

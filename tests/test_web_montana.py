@@ -100,7 +100,8 @@ def test_move_names_replay_as_the_rule_book_does(game):
     malformed name or an illegal move; the reason is the rule book's."""
     rng = random.Random(5)
     cases, expected = [], []
-    bad = ["AC->0,1", "2H->4,0", "2H->0,13", "7X->1,1", "2H to 0,0", "redeal"]
+    bad = ["AC->0,1", "2H->4,0", "2H->0,13", "7X->1,1", "2H to 0,0", "redeal", "AC->r1c2",
+           "2H->r5c1", "2H->r1c14", "2H->r0c1", "7X->r2c2"]
     for _ in range(120):
         rules = R.Rules(rng.choice([6, 8, 13]))
         start = cells = R.deal_from_seed(rng.randrange(2 ** 31), rules.ranks)
@@ -112,19 +113,24 @@ def test_move_names_replay_as_the_rule_book_does(game):
             move = rng.choice(legal)
             names.append(str(move))
             cells = R.apply_move(cells, move, rules)
-        last = rng.choice(bad + [f"{rng.choice([c for c in cells if c])}->{r},{c}"
-                                 for r in range(4) for c in (0, 1, 5)])
+        card = rng.choice([c for c in cells if c])
+        last = rng.choice(bad + [f"{card}->{r},{c}" for r in range(4) for c in (0, 1, 5)]
+                          + [f"{card}->r{r}c{c}" for r in range(1, 5) for c in (1, 2, 6)])
         names.append(last)
         try:
             move = R.parse_move(last)
             if isinstance(move, R.Redeal):
-                raise BadInput(f"malformed move {last!r}: expected CARD->ROW,COL such as "
-                               f"'4H->1,3' (0-based)")   # the page plays one round
+                raise BadInput(f"malformed move {last!r}: expected CARD->rROWcCOL such as "
+                               f"'4H->r2c4' (rows and columns from 1)")  # the page: one round
             cells = R.apply_move(cells, move, rules)
             expected.append({"illegal": None, "deal": [None if c is None else str(c)
                                                        for c in cells]})
         except BadInput as exc:
-            reason = str(exc).removeprefix(f"move {last}: ").removesuffix(", or 'redeal'")
+            try:   # the rule book names a move in today's notation, whichever it was given in
+                shown = str(R.parse_move(last))
+            except BadInput:
+                shown = last
+            reason = str(exc).removeprefix(f"move {shown}: ").removesuffix(", or 'redeal'")
             expected.append({"illegal": len(names) - 1, "reason": reason})
         cases.append([R.format_deal(start), rules.ranks, names])
     assert game.evaluate(REPLAY_BY_NAMES, cases) == expected

@@ -9,7 +9,7 @@ line of play crosses rounds with the move ``redeal`` (``redeal/S`` for the reshu
 ``S``).
 
 A deal is the layout's ``4 * ranks`` cards row-major with the gaps written as aces (``rules``
-module); a move prints as ``4H->1,3`` (the card, then the gap's 0-based row and column).
+module); a move prints as ``4H->r2c4`` (the card, then the gap's row and column counted from 1).
 
 Design (``hardness``, ``figures``) serves single-round rules with fixed Twos, the puzzles the
 issue asks for ("winnable on the first deal, without reshuffles"): there no layout recurs, so
@@ -177,7 +177,7 @@ class Montana(Designable):
             "card may move into a gap whose left neighbour is the card one rank lower in its "
             "suit; a Two only into a gap in the first column. A gap right of the highest card is "
             "dead.")
-    notation = ("6D->3,4: 6D moves into the gap in row 3, column 4, counted from 0 at the top "
+    notation = ("6D->r3c4: 6D moves into the gap in row 3, column 4, counted from 1 at the top "
                 "left.")
     page_script = "page.js"
 
@@ -402,7 +402,8 @@ class Montana(Designable):
             raise BadInput(f"a printed Montana puzzle is one round: rules with reshuffles "
                            f"({rules.redeals}) cannot be followed on paper")
         return Sheet(ROWS, rules.ranks, [GAP if card is None else card for card in deal],
-                     [str(r) for r in range(ROWS)], [str(c) for c in range(rules.ranks)])
+                     [str(r + 1) for r in range(ROWS)],
+                     [str(c + 1) for c in range(rules.ranks)])
 
     def reached(self, entry: dict) -> str:
         return "no win exists" if entry["level"] == "unsolvable" else \

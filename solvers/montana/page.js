@@ -80,16 +80,20 @@
   }
 
   const moveName = (p, from, to) =>
-    cardName(p.cells[from]) + "->" + Math.floor(to / p.cols) + "," + (to % p.cols);
+    cardName(p.cells[from]) + "->r" + (Math.floor(to / p.cols) + 1) + "c" + (to % p.cols + 1);
 
-  const MOVE = /^\s*(\w+)\s*->\s*(\d+)\s*,\s*(\d+)\s*$/;
+  // Rows and columns counted from 1 ("4H->r2c4"); earlier packs counted from 0 ("4H->1,3").
+  const MOVE = /^\s*(\w+)\s*->\s*r(\d{1,3})c(\d{1,3})\s*$/i;
+  const MOVE_FROM_0 = /^\s*(\w+)\s*->\s*(\d{1,3})\s*,\s*(\d{1,3})\s*$/;
 
-  /** The cells of a move in the pack's notation ("4H->1,3"), or the reason it is illegal here. */
+  /** The cells of a move in the pack's notation ("4H->r2c4"), or the reason it is illegal
+   *  here. */
   function moveCells(p, name) {
-    const match = MOVE.exec(String(name));
+    const named = MOVE.exec(String(name));
+    const match = named && +named[2] >= 1 && +named[3] >= 1 ? named : MOVE_FROM_0.exec(String(name));
     if (!match) {
-      return { reason: "malformed move '" + String(name).trim() + "': expected CARD->ROW,COL " +
-                       "such as '4H->1,3' (0-based)" };
+      return { reason: "malformed move '" + String(name).trim() + "': expected CARD->rROWcCOL " +
+                       "such as '4H->r2c4' (rows and columns from 1)" };
     }
     let card;
     try {
@@ -97,7 +101,8 @@
     } catch (err) {
       return { reason: err.message };
     }
-    const row = +match[2], col = +match[3];
+    const from1 = match === named ? 1 : 0;
+    const row = +match[2] - from1, col = +match[3] - from1;
     if (row >= ROWS || col >= p.cols) {
       return { reason: "no such cell in a 4x" + p.cols + " layout" };
     }

@@ -34,7 +34,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not MIN_RANKS <= self.ranks <= MAX_RANKS:
-            raise BadInput(f"--ranks must be between {MIN_RANKS} and {MAX_RANKS}, got {self.ranks}")
+            raise BadInput(f"ranks must be between {MIN_RANKS} and {MAX_RANKS}, got {self.ranks}")
 
     @property
     def target(self) -> int:
@@ -44,16 +44,17 @@ class Rules:
 
 @dataclass(frozen=True)
 class Move:
-    """Put ``card`` into the gap at 0-based ``(row, col)``."""
+    """Put ``card`` into the gap at 0-based ``(row, col)``; for people ``4H->r2c4``, rows and
+    columns counted from 1."""
 
     card: Card
     to: tuple[int, int]
 
     def __str__(self) -> str:
-        return f"{self.card}->{self.to[0]},{self.to[1]}"
+        return f"{self.card}->r{self.to[0] + 1}c{self.to[1] + 1}"
 
-    def to_json(self) -> dict:
-        return {"card": str(self.card), "to": [self.to[0], self.to[1]]}
+    def to_json(self) -> str:
+        return str(self)
 
 
 @dataclass(frozen=True)
@@ -72,20 +73,25 @@ class Redeal:
 
 
 REDEAL = Redeal()
-_MOVE = re.compile(r"^\s*(\w+)\s*->\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
+_MOVE = re.compile(r"^\s*(\w+)\s*->\s*r([0-9]{1,3})c([0-9]{1,3})\s*$", re.IGNORECASE)
+#: The notation packs were first written in: ``4H->1,3``, row and column counted from 0.
+_MOVE_FROM_0 = re.compile(r"^\s*(\w+)\s*->\s*([0-9]{1,3})\s*,\s*([0-9]{1,3})\s*$")
 _REDEAL = re.compile(r"^\s*redeal(?:/([0-9]{1,19}))?\s*$", re.IGNORECASE)
 
 
 def parse_move(text: str) -> Move | Redeal:
-    """The move ``str(move)`` prints: ``4H->1,3`` (0-based row and column), ``redeal`` or
-    ``redeal/S``."""
+    """The move ``str(move)`` prints: ``4H->r2c4`` (row and column counted from 1), ``redeal``
+    or ``redeal/S``; also ``4H->1,3`` (counted from 0), the notation of earlier packs."""
     redeal_move = _REDEAL.match(text)
     if redeal_move is not None:
         return Redeal(int(redeal_move[1] or 0))
     match = _MOVE.match(text)
+    if match is not None and int(match[2]) >= 1 and int(match[3]) >= 1:
+        return Move(Card.parse(match[1]), (int(match[2]) - 1, int(match[3]) - 1))
+    match = _MOVE_FROM_0.match(text)
     if match is None:
-        raise BadInput(f"malformed move {text.strip()!r}: expected CARD->ROW,COL such as "
-                       f"'4H->1,3' (0-based), or 'redeal'")
+        raise BadInput(f"malformed move {text.strip()[:40]!r}: expected CARD->rROWcCOL such as "
+                       f"'4H->r2c4' (rows and columns from 1), or 'redeal'")
     return Move(Card.parse(match[1]), (int(match[2]), int(match[3])))
 
 
