@@ -5,11 +5,12 @@ import click
 
 from puzzlegen import clitools
 from puzzlegen.commands.design import add_game_commands
+from puzzlegen.commands.solving import limit_options, make_limits
 from solvers.errors import BadInput
 from solvers.result import Limits
 from solvers.spider import ask, dof_report, move_report, parse_board
 from solvers.spider import seed_algorithms
-from solvers.spider.search import STATE_BYTES
+from solvers.spider.game import GAME
 
 BOARD_HELP = ("BOARD: stacks separated by '|', each bottom to top as space-separated cards, "
               "'##' for a face-down card, e.g. \"KS QH JH | ## 9D | | 5C\".")
@@ -18,20 +19,8 @@ exact_option = click.option("--exact", is_flag=True,
                                  "instead of the calculator.")
 
 
-def limit_options(fn):
-    """``--max-states`` (boards stored by a search: bounds its memory) and ``--max-seconds``;
-    reaching either makes the answer 'limit'.  The defaults answer within about a minute and
-    1 GB."""
-    fn = click.option("--max-seconds", type=clitools.POSITIVE, default=60.0, show_default=True,
-                      help="Stop the searches after this many seconds in all.")(fn)
-    return click.option("--max-states", type=clitools.IntRange(1), default=1_000_000,
-                        show_default=True,
-                        callback=clitools.memory_check(lambda n: n * STATE_BYTES),
-                        help="Stop a search once it has stored this many boards.")(fn)
-
-
-def _limits(max_states: int, max_seconds: float) -> Limits:
-    return Limits(states=max_states, seconds=max_seconds)
+def _limits(max_states: int, max_nodes: int | None, max_seconds: float) -> Limits:
+    return make_limits(GAME, None, max_states, max_nodes, max_seconds, {})
 
 
 cli = clitools.group("spider", help="Spider: degrees of freedom and run moves.\n\n" + BOARD_HELP)
@@ -41,17 +30,21 @@ cli = clitools.group("spider", help="Spider: degrees of freedom and run moves.\n
                          "reversible moves.\n\n" + BOARD_HELP)
 @click.argument("board")
 @exact_option
-@limit_options
+@limit_options(GAME)
 @clitools.json_option
-def dof_cmd(board: str, exact: bool, max_states: int, max_seconds: float, as_json: bool) -> None:
-    report = dof_report(parse_board(board), exact, _limits(max_states, max_seconds))
+def dof_cmd(board: str, exact: bool, max_states: int, max_nodes: int | None,
+            max_seconds: float, as_json: bool) -> None:
+    report = dof_report(parse_board(board), exact, _limits(max_states, max_nodes, max_seconds))
     if as_json:
         clitools.emit_json(report)
         return
     click.echo(f"empty stacks: {report['empty_stacks']} (DoF {report['dof']})")
     if report["max_empty_stacks"] is None:
+        limits = [f"{max_states:,} boards stored" if max_states else "",
+                  f"{max_nodes:,} examined" if max_nodes else "",
+                  f"{max_seconds:g} s" if max_seconds else ""]
         click.echo(f"most empty stacks: unknown, the search stopped at its limit "
-                   f"({max_states:,} boards stored or {max_seconds:g} s)")
+                   f"({' or '.join(filter(None, limits))})")
     else:
         click.echo(f"most empty stacks by reversible moves: {report['max_empty_stacks']} "
                    f"(DoF {report['max_dof']}) [{report['method']}]")
@@ -75,15 +68,15 @@ def _text(move: dict) -> str:
 @click.option("--swap", type=clitools.IntRange(1), default=None,
               help="Exchange with this many units from the top of --to.")
 @exact_option
-@limit_options
+@limit_options(GAME)
 @clitools.json_option
 def move_cmd(board: str, src: int, units: int, dst: int | None, swap: int | None, exact: bool,
-             max_states: int, max_seconds: float, as_json: bool) -> None:
+             max_states: int, max_nodes: int | None, max_seconds: float, as_json: bool) -> None:
     b = parse_board(board)
     if swap is not None and dst is None:
         raise BadInput("--swap needs --to: the stack to exchange with")
     q = ask(b, src - 1, units, None if dst is None else dst - 1, swap)
-    report = move_report(b, q, exact, _limits(max_states, max_seconds))
+    report = move_report(b, q, exact, _limits(max_states, max_nodes, max_seconds))
     if q.kind == "off":
         report["seed_algorithms"] = {rule: seed_algorithms.decide(b, q, rule)
                                      for rule in seed_algorithms.RULES}

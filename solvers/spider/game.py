@@ -17,6 +17,7 @@ from solvers.game import Game, Replayed, parse_size
 from solvers.result import Limits, SolveResult, Status
 from solvers.spider import oracle
 from solvers.spider.api import random_board
+from solvers.spider.search import STATE_BYTES
 from solvers.spider.rules import Board, empty_count, format_board, parse_board, parse_move, replay
 
 
@@ -40,6 +41,8 @@ class Spider(Game):
     name = "spider"
     title = "Spider's degrees of freedom"
     default_rules = "4x6"
+    #: About a minute and 1 GB.
+    default_limits = Limits(states=1_000_000, seconds=60.0)
 
     def variants(self) -> list[str]:
         return ["4x6", "5x8", "6x10"]
@@ -68,6 +71,12 @@ class Spider(Game):
     def replay(self, deal: Board, rules: Boards, moves: list) -> Replayed:
         end = replay(deal, moves, reversible=True)
         return Replayed(empty_count(end) == len(end), empty_count(end))
+
+    def memory(self, rules: Boards, limits: Limits, **tuning) -> tuple[int, str]:
+        """The boards a search stores (``STATE_BYTES`` each)."""
+        if limits.states is None:
+            return 0, ""
+        return limits.states * STATE_BYTES, f"--max-states {limits.states}"
 
     def solve(self, deal: Board, rules: Boards, limits: Limits = Limits()) -> SolveResult:
         """The most empty stacks reachable by reversible moves (``value``) and a line to them:
