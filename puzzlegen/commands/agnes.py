@@ -15,8 +15,8 @@ from solvers.agnes.game import GAME
 
 rules_option = click.option("--rules", "rules_name", default=None,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
-                                 "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None; "
-                                 "required unless --code names it.")
+                                 "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.  "
+                                 "Required unless --code names them.")
 #: Deals a seed skips at most (reaching deal K replays K shuffles, about 30 seconds a million).
 MAX_SKIP = 1_000_000
 
