@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jsonschema
 
-from puzzlegen import __version__, runs
+from puzzlegen import __version__, codes, runs
 from puzzlegen.clitools import check_memory
 from puzzlegen.grading import grade
 from solvers import game as games
@@ -300,8 +300,8 @@ def select(pack: dict, pid: str | None = None, solutions: bool = True) -> dict:
 
 
 def show(pack: dict) -> str:
-    """The pack for people: a header, then each puzzle's deal, level, percentile and (when the pack
-    holds them) its explanation and solution."""
+    """The pack for people: a header, then each puzzle's deal, code, level, percentile and (when
+    the pack holds them) its explanation and solution."""
     game = games.get(pack["game"])
     made = pack["created_with"]
     lines = [f"{len(pack['puzzles'])} {pack['game']} puzzles ({made['tool']}, method "
@@ -312,7 +312,8 @@ def show(pack: dict) -> str:
         best = entry["metrics"].get("max_score")
         lines += ["", f"{entry['id']}  {game.format_rules(rules)}  level {entry['level']}  "
                       f"percentile {percentile}" + ("" if best is None else f"  max score {best}"),
-                  *("  " + row for row in game.show_deal(deal).splitlines())]
+                  *("  " + row for row in game.show_deal(deal).splitlines()),
+                  f"  code: {codes.encode(game, rules, deal)}"]
         if entry.get("explanation"):
             lines.append("  " + entry["explanation"])
         if "solution" in entry:

@@ -19,6 +19,7 @@ from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from puzzlegen.codes import encode
 from puzzlegen.packs import read_entry
 from solvers import game as games
 from solvers.game import GAP, harder_than
@@ -143,9 +144,10 @@ def puzzle_page(pack: dict, entry: dict, number: int, title: str, paper) -> Draw
     y = text_lines(d, [entry["id"]], MARGIN, h - MARGIN - 14, 22, "Helvetica-Bold")
     width = w - 2 * MARGIN
     game = games.get(pack["game"])
+    deal, rules = read_entry(game, entry)
+    y = text_lines(d, [f"Code {encode(game, rules, deal)}"], MARGIN, y, 9, fill=LINE)
     y = text_lines(d, wrap(level_text(game, entry), "Helvetica", 11, width), MARGIN, y - 4, 11)
     y = text_lines(d, wrap(game.goal, "Helvetica", 10, width), MARGIN, y - 2, 10, fill=LINE)
-    deal, rules = read_entry(game, entry)
     sheet = game.sheet(deal, rules)
     rows, cols = sheet.rows, sheet.cols
     notes = [line for note in sheet.notes for line in wrap(note, "Helvetica", 9, width)]

@@ -102,6 +102,21 @@ class Tuning:
         return "--" + self.name.replace("_", "-")
 
 
+@dataclass(frozen=True)
+class Pool:
+    """What every deal of some rules is drawn from, for its puzzle code (docs/codes.md):
+    ``length`` symbols drawn without replacement from a pool holding ``counts[s]`` copies of
+    symbol ``s`` (``0 <= s < len(counts)``)."""
+
+    length: int
+    counts: tuple[int, ...]
+
+    @classmethod
+    def distinct(cls, length: int, symbols: int) -> Pool:
+        """``length`` of ``symbols`` distinct symbols (e.g. cards of a 52-card deck)."""
+        return cls(length, (1,) * symbols)
+
+
 @dataclass
 class Figures:
     """A deal's difficulty: ``metrics`` (JSON-ready, with ``hardness``: higher is harder,
@@ -130,6 +145,9 @@ class Game(ABC):
     limits_note: str = ""
     #: The solver's settings beyond the limits (:class:`Tuning`), keywords of :meth:`solve`.
     tuning: tuple[Tuning, ...] = ()
+    #: The game's name in puzzle codes (docs/codes.md): a few letters and digits; empty (this
+    #: default): :attr:`name`.  Never changed once codes are out.
+    code_name: str = ""
     #: What a run's records name a numbered deal by (``seed``; Agnes: ``index`` of a seed).
     deal_key: str = "seed"
     #: The deal numbers ``deal_from_seed`` tells apart.
@@ -247,6 +265,21 @@ class Game(ABC):
     def show_deal(self, deal: Any) -> str:
         """The deal for people (may span lines)."""
         return self.format_deal(deal)
+
+    def code_pool(self, rules: Any) -> Pool | None:
+        """What every deal of ``rules`` is drawn from, for codes that carry a deal as the rank
+        of its symbols (docs/codes.md); None (this default): codes carry the deal's text."""
+        return None
+
+    def code_symbols(self, deal: Any, rules: Any) -> list[int] | None:
+        """The deal as symbols drawn from :meth:`code_pool` (never changed once codes are
+        out); None when it is not drawn from the pool (its code carries its text)."""
+        return None
+
+    def code_deal(self, symbols: list[int], rules: Any) -> Any:
+        """The deal whose :meth:`code_symbols` are ``symbols``; :class:`BadInput` when no
+        deal has them."""
+        raise BadInput(f"{self.title} codes carry deals as text")
 
     def replay_text(self, deal: Any, rules: Any, moves: list[str]) -> Replayed:
         """``replay`` of moves given as text; :class:`BadInput` naming a bad one."""

@@ -96,7 +96,7 @@ def error_line(run: forked.Run) -> str:
     (["stackmgmt", "solve", "empty.txt"], "the input is empty"),
     (["spider", "dof", "--foo"], "No such option"),
     (["nosuch"], "No such command"),
-    (["agnes", "solve", "--seed", "1"], "Missing option '--rules'"),
+    (["agnes", "solve", "--seed", "1"], "give --rules (or a --code"),
     (["stacksquared", "solve", "--seed", "1", "--seeds", "0..2", "x", "y"], "give exactly one of"),
     # Numbers only in the digits 0-9: Python's int() would read these as 10.
     (["stacksquared", "solve", "--seed", "1_0"], "not an integer written in the digits 0-9"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from puzzlegen import calibration, packs
+from puzzlegen import calibration, codes, packs
 from puzzlegen.cli import cli
 from solvers import game as games
 
@@ -102,12 +102,14 @@ def test_the_new_game_solves_exactly_from_the_contract(folder):
 
 def test_a_grade_is_the_same_for_both_copies_of_a_deal(pack):
     """2S AS 3S 5S 4S 6S and its mirror (read right to left, each rank r as 7 - r) are one
-    puzzle; 6S 5S 4S 3S 2S AS is winnable nowhere."""
+    puzzle (the same grade; the solution and the code are each deal's own); 6S 5S 4S 3S 2S AS
+    is winnable nowhere."""
     one, mirror = (json.loads(puzzlegen("swaps", "grade", "--rules", "6", "--json", deal))
                    for deal in ("2S AS 3S 5S 4S 6S", "AS 3S 2S 4S 6S 5S"))
     assert one["metrics"]["shortest"] == 2 and one["level"] != "unsolvable"
-    assert {k: v for k, v in one.items() if k != "solution"} == \
-        {k: v for k, v in mirror.items() if k != "solution"}
+    assert {k: v for k, v in one.items() if k not in ("solution", "code")} == \
+        {k: v for k, v in mirror.items() if k not in ("solution", "code")}
+    assert one["code"] != mirror["code"]
     lost = json.loads(puzzlegen("swaps", "grade", "--rules", "6", "--json",
                                 "6S 5S 4S 3S 2S AS"))
     assert lost["level"] == "unsolvable"
@@ -119,7 +121,14 @@ def test_the_pack_validates_and_shows(pack):
         ["easy", "easy", "hard", "hard"]
     assert f"{pack}: valid (4 puzzles)" in puzzlegen("pack", "validate", str(pack))
     shown = puzzlegen("pack", "show", str(pack))
-    assert all(p["id"] in shown for p in data["puzzles"])
+    assert all(p["id"] in shown and f"code: {code_of(p)}" in shown for p in data["puzzles"])
+
+
+def code_of(entry: dict) -> str:
+    """The puzzle code of a pack entry of the new game (a text code: it gives no pool)."""
+    game = games.get("swaps")
+    rules = game.entry_rules(entry)
+    return codes.encode(game, rules, game.parse_deal(entry["deal"], rules))
 
 
 def test_the_book_prints(pack, tmp_path):
@@ -128,17 +137,19 @@ def test_the_book_prints(pack, tmp_path):
     puzzlegen("pack", "print", str(pack), "--format", "svg", "--out", str(tmp_path / "book"))
     pages = sorted(p.name for p in (tmp_path / "book").iterdir())
     assert len(pages) == 6 and "contents.svg" in pages
-    first = (tmp_path / "book" / f"{packs.load(pack)['puzzles'][0]['id']}.svg").read_text()
-    assert "Swap neighbouring cards" in first
+    entry = packs.load(pack)["puzzles"][0]
+    first = (tmp_path / "book" / f"{entry['id']}.svg").read_text()
+    assert "Swap neighbouring cards" in first and f"Code {code_of(entry)}" in first
 
 
 def test_a_browser_plays_the_page_to_a_win(pack, tmp_path, browser_page):
-    """The hard puzzle played by clicks along its stored solution: every swap legal, the board
-    solved at the end."""
+    """The hard puzzle, opened by its code, played by clicks along its stored solution: every
+    swap legal, the board solved at the end."""
     page_file = tmp_path / "swaps.html"
     puzzlegen("pack", "html", str(pack), "--out", str(page_file))
     entry = packs.load(pack)["puzzles"][-1]
-    page = fresh(browser_page, page_file, entry["id"])
+    page = fresh(browser_page, page_file, code_of(entry))
+    assert page.get_attribute("#board", "data-puzzle-id") == entry["id"]
     row = entry["deal"].split()
     for move in entry["solution"]:
         a, b = (row.index(card) for card in move.split("-"))

@@ -109,6 +109,15 @@ def test_stored_solution_played_by_clicks_solves(pages, browser_page):
     assert mark.strip() == "\u2713"
 
 
+def solve_by_clicks(page, entry: dict, rows: int = 3, cols: int = 4) -> None:
+    """The stored solution played by clicks (a game finished with the Solution button is a
+    solution view, which marks no puzzle solved)."""
+    position = Position.start(Deal.parse(entry["deal"], rows, cols))
+    for move in entry["solution"]:
+        click_move(page, *cells_of(position, move), cols)
+        position = position.play(Move.parse(move))
+
+
 def first_illegal(position: Position) -> tuple[int, int, str]:
     """An illegal move between two stacks: (mover cell, destination cell, the rules' reason)."""
     n = len(position.tops)
@@ -159,8 +168,7 @@ def test_progress_of_a_solved_puzzle_survives_a_reload(pages, browser_page):
     path, pack = pages["small"]
     entry = pack["puzzles"][3]
     page = fresh(browser_page, path, entry["id"])
-    for _ in entry["solution"]:
-        page.click('[data-action="solution"]')
+    solve_by_clicks(page, entry)
     assert status(page) == "solved"
     other = pack["puzzles"][4]["id"]
     page.click(f'[data-select-puzzle="{other}"]')
@@ -181,8 +189,7 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
     page = fresh(browser_page, path, solved["id"])
     second = browser_context.new_page()
     second.goto(path.as_uri() + f"#{solved['id']}")
-    for _ in solved["solution"]:
-        page.click('[data-action="solution"]')
+    solve_by_clicks(page, solved)
     assert status(page) == "solved"
     second.wait_for_function("""(id) => document.querySelector(
         `[data-select-puzzle="${id}"] .mark`).textContent === '\u2713'""", arg=solved["id"])

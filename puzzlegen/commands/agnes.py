@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import click
 
-from puzzlegen import clitools
+from puzzlegen import clitools, codes
 from puzzlegen.commands.design import add_game_commands
-from puzzlegen.commands.solving import limit_options, make_limits, split_tuning, tuning_options
+from puzzlegen.commands.solving import (code_option, from_code, limit_options, make_limits,
+                                        split_tuning, tuning_options)
 from solvers import stats
 from solvers.errors import BadInput
 from solvers.agnes.game import GAME
 
 
-rules_option = click.option("--rules", "rules_name", required=True,
+rules_option = click.option("--rules", "rules_name", default=None,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
-                                 "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.")
+                                 "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.  "
+                                 "Required unless --code names them.")
 #: Deals a seed skips at most (reaching deal K replays K shuffles, about 30 seconds a million).
 MAX_SKIP = 1_000_000
 
@@ -44,6 +46,7 @@ def played(deal, rules, text: str | None):
 @click.option("--deck", "deck_file", type=str, default=None,
               help="Deck file: 52 cards in notation (base card first) or quagnes's "
                    "'(rank, suit)' lines.")
+@code_option
 @click.option("--moves", "moves_text", default=None,
               help="Moves already played, separated by ';' as the solver prints them, e.g. "
                    "'KD from pile 6 to foundation; deal': solve the position they reach.")
@@ -54,22 +57,29 @@ def played(deal, rules, text: str | None):
 @click.option("--max-score", "maximize", is_flag=True,
               help="Search every state for the highest score, even on a lost deal.")
 @clitools.json_option
-def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, max_nodes,
+def solve(rules_name, seed, index, deck_file, code, moves_text, choices, max_states, max_nodes,
           max_seconds, maximize, as_json, **kwargs):
-    """Solve one deal exactly, from its start or after --moves, and print the winning line of
-    play (replayed by the rule book)."""
+    """Solve one deal (--seed, --deck or --code) exactly, from its start or after --moves, and
+    print the winning line of play (replayed by the rule book)."""
     from solvers import agnes
-    rules = agnes.parse_rules(rules_name)
+    if sum(x is not None for x in (seed, deck_file, code)) != 1:
+        raise BadInput("give exactly one of --seed S (with --index K), --deck FILE or --code "
+                       "CODE")
+    rules = None if rules_name is None else agnes.parse_rules(rules_name)
+    if code is not None:
+        deal, rules = from_code(GAME, rules, code)
+    elif rules is None:
+        raise BadInput("give --rules (or a --code, which names them)")
+    else:
+        deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
     tuning = split_tuning(kwargs)
     limits = make_limits(GAME, rules, max_states, max_nodes, max_seconds, tuning)
-    if (seed is None) == (deck_file is None):
-        raise BadInput("give exactly one of --seed S (with --index K) or --deck FILE")
-    deal = agnes.read_deck(deck_file) if deck_file else agnes.deal_from_seed(seed, index)
     board, before = played(deal, rules, moves_text)
     result = GAME.solve(deal, rules, limits, maximize=maximize, start=board, **tuning)
     end = agnes.replay(deal, rules, before + result.moves)
     assert end.score == result.details["max_score"], "the solver's line does not replay"
-    out = {"rules": rules.name, "deal": agnes.format_deal(deal), "moves_played": len(before),
+    out = {"rules": rules.name, "deal": agnes.format_deal(deal),
+           "code": codes.encode(GAME, rules, deal), "moves_played": len(before),
            "result": stats.OUTCOME[result.status], **result.to_json()}
     if choices:
         out["choices"] = stats.choices(agnes.move_verdicts(board, limits))
@@ -78,6 +88,7 @@ def solve(rules_name, seed, index, deck_file, moves_text, choices, max_states, m
         return
     click.echo(f"rules {rules.name}; deck {out['deal']}"
                + (f"; after {len(before)} moves" if before else ""))
+    click.echo(f"code: {out['code']}")
     click.echo(str(board))
     verdict = {"won": "won", "lost": "lost (no line of play wins)"}.get(out["result"]) or \
         f"unknown: the search stopped at {agnes.limit_text(result)}"

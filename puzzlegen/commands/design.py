@@ -7,8 +7,9 @@ import time
 
 import click
 
-from puzzlegen import clitools, packs
-from puzzlegen.commands.solving import read_deal, rules_option, solve_command, winrate_command
+from puzzlegen import clitools, codes, packs
+from puzzlegen.commands.solving import (code_option, read_deal, rules_option, solve_command,
+                                        winrate_command)
 from puzzlegen.design import DEFAULT_ATTEMPTS_PER_PUZZLE, Unfinished, generate_pack
 from puzzlegen.fileio import write_atomic
 from puzzlegen.grading import LEVELS, grade as grade_deal, load, parse_level
@@ -126,20 +127,22 @@ def grade_command(game_name: str) -> click.Command:
     @click.command("grade")
     @click.argument("deal", required=False)
     @click.option("--seed", type=clitools.IntRange(0), help="Deal the game's deal number N.")
+    @code_option
     @rules_option(game_name)
     @clitools.json_option
-    def grade(deal, seed, rules_text, as_json):
-        """Grade DEAL: level, percentile (0-100), the reason, and the figures behind it.  Every
-        symmetric copy of a deal gets the same grade."""
+    def grade(deal, seed, code, rules_text, as_json):
+        """Grade DEAL (or --seed N, or --code CODE): level, percentile (0-100), the reason, and
+        the figures behind it.  Every symmetric copy of a deal gets the same grade."""
         game = games.get(game_name)
-        rules = game.parse_rules(rules_text)
-        the_deal = read_deal(game, rules, deal, seed)
+        the_deal, rules = read_deal(game, game.parse_rules(rules_text), deal, seed, code)
         load(game, rules)
         result = grade_deal(game, the_deal, rules)
+        code = codes.encode(game, rules, the_deal)
         if as_json:
-            clitools.emit_json(result.to_json())
+            clitools.emit_json({**result.to_json(), "code": code})
             return
         click.echo(game.show_deal(the_deal))
+        click.echo(f"code: {code}")
         sure = result.sureness()
         percentile = "" if result.percentile is None else f", percentile {result.percentile:.2f}"
         click.echo(f"Level: {result.level}" + (f" ({sure})" if sure else "") + percentile)

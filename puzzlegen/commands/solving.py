@@ -6,8 +6,9 @@ import sys
 from functools import partial
 
 import click
+from click.core import ParameterSource
 
-from puzzlegen import clitools, runs, winrate
+from puzzlegen import clitools, codes, runs, winrate
 from solvers import game as games, stats
 from solvers.errors import BadInput
 from solvers.result import Limits
@@ -16,10 +17,42 @@ from solvers.result import Limits
 RECORD_BYTES = 1500
 
 
-def read_deal(game: games.Game, rules, deal: str | None, seed: int | None):
-    if (deal is None) == (seed is None):
-        raise BadInput("give exactly one of a DEAL or --seed N")
-    return game.parse_deal(deal, rules) if deal is not None else game.deal_from_seed(seed, rules)
+#: ``--code CODE`` of every command that takes a deal.
+code_option = click.option("--code", metavar="CODE",
+                           help="The deal of a puzzle code (docs/codes.md), under its rules.")
+
+
+def read_deal(game: games.Game, rules, deal: str | None, seed: int | None,
+              code: str | None = None) -> tuple:
+    """``(deal, rules)`` of exactly one of DEAL, --seed N and --code CODE: the rules of
+    --rules, or those of the code (:func:`from_code`)."""
+    if sum(x is not None for x in (deal, seed, code)) != 1:
+        raise BadInput("give exactly one of a DEAL, --seed N or --code CODE")
+    if code is not None:
+        return from_code(game, rules, code)
+    return (game.parse_deal(deal, rules) if deal is not None else
+            game.deal_from_seed(seed, rules)), rules
+
+
+def from_code(game: games.Game, rules, code: str) -> tuple:
+    """``(deal, rules)`` of a puzzle code of ``game``; :class:`BadInput` for a code that is
+    not one, another game's, or one of other rules than a ``--rules`` the command line gave."""
+    owner, coded, deal = codes.decode(code)
+    if owner is not game:
+        raise BadInput(f"--code {codes.shown(code)} is a {owner.title} puzzle: give it to "
+                       f"puzzlegen {owner.name}")
+    if rules is not None and coded != rules and rules_given():
+        raise BadInput(f"--code {codes.shown(code)} is a puzzle of the rules "
+                       f"{game.format_rules(coded)}, not --rules {game.format_rules(rules)}")
+    return deal, coded
+
+
+def rules_given() -> bool:
+    """Whether the running command's ``--rules`` was given (not its default)."""
+    ctx = click.get_current_context(silent=True)
+    param = ctx and next((p for p in ctx.command.params if "--rules" in p.opts), None)
+    return bool(param) and ctx.get_parameter_source(param.name) not in (
+        None, ParameterSource.DEFAULT)
 
 
 def rules_option(game_name: str):
@@ -93,6 +126,7 @@ def solve_command(game: games.Game) -> click.Command:
     @click.command("solve")
     @click.argument("deal", nargs=-1)
     @click.option("--seed", type=SeedType(game), help="Deal the game's deal number N.")
+    @code_option
     @click.option("--seeds", "seed_range", metavar="A..B",
                   help="Solve the deals of seeds A..B (inclusive) as a run; prints JSON lines.")
     @click.option("--input", "input_file", metavar="FILE",
@@ -107,17 +141,21 @@ def solve_command(game: games.Game) -> click.Command:
     @clitools.jobs_option
     @clitools.scheduler_option
     @clitools.json_option
-    def solve(deal, seed, seed_range, input_file, rules_text, choices, max_states, max_nodes,
-              max_seconds, jobs, scheduler, as_json, **kwargs):
-        """Solve DEAL (or --seed N) exactly: 'solved' with a winning line, 'unsolvable', or
-        'limit' when a limit stopped the search (never a guess).  With --seeds or --input the
-        deals are solved as a run (--jobs, --scheduler; docs/runs.md) and printed in order as
-        JSON lines, each with its seed or deal."""
+    def solve(deal, seed, code, seed_range, input_file, rules_text, choices, max_states,
+              max_nodes, max_seconds, jobs, scheduler, as_json, **kwargs):
+        """Solve DEAL (or --seed N, or --code CODE) exactly: 'solved' with a winning line,
+        'unsolvable', or 'limit' when a limit stopped the search (never a guess).  With --seeds
+        or --input the deals are solved as a run (--jobs, --scheduler; docs/runs.md) and
+        printed in order as JSON lines, each with its seed or deal."""
         tuning = split_tuning(kwargs)
         rules = game.parse_rules(rules_text)
         deal_text = " ".join(deal) if deal else None
-        if sum(x is not None for x in (deal_text, seed, seed_range, input_file)) != 1:
-            raise BadInput("give exactly one of a DEAL, --seed N, --seeds A..B or --input FILE")
+        if sum(x is not None for x in (deal_text, seed, code, seed_range, input_file)) != 1:
+            raise BadInput("give exactly one of a DEAL, --seed N, --code CODE, --seeds A..B or "
+                           "--input FILE")
+        if code is not None:
+            the_deal, rules = from_code(game, rules, code)
+            rules_text = game.format_rules(rules)
         limits = make_limits(game, rules, max_states, max_nodes, max_seconds, tuning,
                              1 if scheduler else jobs)
         if seed_range is not None or input_file is not None:
@@ -133,7 +171,8 @@ def solve_command(game: games.Game) -> click.Command:
                                 desc=f"{game.name} deals"):
                 clitools.emit_json(out)
             return
-        the_deal = read_deal(game, rules, deal_text, seed)
+        if code is None:
+            the_deal, rules = read_deal(game, rules, deal_text, seed)
         warm_up(("deal", game.format_deal(the_deal)), game_name=game.name,
                 rules_text=rules_text, limits=limits, tuning=tuning)  # not the solve's time
         firsts = game.first_moves(the_deal, rules) if choices else []
@@ -143,7 +182,7 @@ def solve_command(game: games.Game) -> click.Command:
         def solved(deal):
             return winrate.solved(game, seed, deal, rules, limits, tuning)
         result = solved(the_deal)
-        out = as_record(game, result)
+        out = {**as_record(game, result), "code": codes.encode(game, rules, the_deal)}
         if choices:
             out["choices"] = stats.choices([(game.format_move(move), solved(after).status)
                                             for move, after in firsts])
@@ -151,6 +190,7 @@ def solve_command(game: games.Game) -> click.Command:
             clitools.emit_json(out)
             return
         click.echo(game.show_deal(the_deal))
+        click.echo(f"code: {out['code']}")
         for line in game.result_lines(the_deal, rules, result):
             click.echo(line)
         click.echo(f"nodes: {result.nodes:,}  seconds: {result.seconds:.4f}")

@@ -5,9 +5,9 @@ from functools import partial
 
 import click
 
-from puzzlegen import clitools
+from puzzlegen import clitools, codes
 from puzzlegen.commands.design import generate_options, run_generate
-from puzzlegen.commands.solving import read_deal
+from puzzlegen.commands.solving import code_option, read_deal
 from puzzlegen.commands.stacksquared import grid_option
 from puzzlegen.commands.stacksquared_hint import decision_states
 from puzzlegen.constraints import NO_CONSTRAINTS, constraint_options, parse_constraints
@@ -24,6 +24,7 @@ from solvers.stacksquared.tree import explore_bytes
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=clitools.INT, help="Microsoft FreeCell deal number to deal from.")
+@code_option
 @grid_option
 @click.option("--tree-states", type=clitools.IntRange(0), default=None,
               help=f"Compute the exact whole-tree figures when the game tree fits this many "
@@ -36,8 +37,8 @@ from solvers.stacksquared.tree import explore_bytes
               help=f"States the decision search of --explain may store; past them the critical "
                    f"moments are 'limit' [default: {DEFAULT_BUDGET.states:,}].")
 @clitools.json_option
-def grade(deal, seed, grid, tree_states, explain, max_states, as_json):
-    """Grade DEAL (cards row-major): level, percentile, the reason, and the figures behind it.
+def grade(deal, seed, code, grid, tree_states, explain, max_states, as_json):
+    """Grade DEAL (cards row-major; or --seed N, or --code CODE): level, percentile, the reason, and the figures behind it.
 
     The level rests on how often a player who looks three moves ahead wins, ranked among random
     solvable deals of the grid (the percentile).  On grids of up to 12 cards every chance is
@@ -46,8 +47,8 @@ def grade(deal, seed, grid, tree_states, explain, max_states, as_json):
     level is.  Every symmetric copy of a deal (rows, columns, transposition, suits, rank
     reversal) gets the same grade.
     """
+    the_deal, grid = read_deal(GAME, grid, deal, seed, code)
     rows, cols = grid.rows, grid.cols
-    the_deal = read_deal(GAME, grid, deal, seed)
     load(GAME, grid)  # a grid without a calibration is refused before any work
     max_states = decision_states(max_states, rows * cols)
     if tree_states is not None:
@@ -62,10 +63,11 @@ def grade(deal, seed, grid, tree_states, explain, max_states, as_json):
     except LimitReached as exc:
         moments, limit = None, str(exc)
     if as_json:
-        clitools.emit_json({**result.to_json(),
+        clitools.emit_json({**result.to_json(), "code": codes.encode(GAME, grid, the_deal),
                             **({"critical": moments, "critical_limit": limit} if explain else {})})
         return
     click.echo(the_deal.grid_text())
+    click.echo(f"code: {codes.encode(GAME, grid, the_deal)}")
     for line in grade_lines(result, rows, cols):
         click.echo(line)
     if result.solution:

@@ -5,7 +5,7 @@ import click
 
 from puzzlegen import clitools
 from solvers import stats
-from puzzlegen.commands.solving import read_deal
+from puzzlegen.commands.solving import code_option, read_deal
 from puzzlegen.commands.stacksquared import grid_option
 from solvers.result import Status
 from solvers.stacksquared.difficulty import DEFAULT_BUDGET
@@ -41,6 +41,7 @@ def decision_states(max_states: int | None, cells: int) -> int:
 @click.command()
 @click.argument("deal", required=False)
 @click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
+@code_option
 @click.option("--moves", default="", metavar="MOVES",
               help='Moves played so far, e.g. "9H-TS 8H-9H" (mover-destination top cards).')
 @grid_option
@@ -51,11 +52,11 @@ def decision_states(max_states: int | None, cells: int) -> int:
               help="Seconds the decision searches may run in all; past them the answer is "
                    "'limit'.")
 @clitools.json_option
-def hint(deal, seed, moves, grid, max_states, max_seconds, as_json):
-    """After MOVES from DEAL (cards row-major): is one stack still reachable, which legal moves
+def hint(deal, seed, code, moves, grid, max_states, max_seconds, as_json):
+    """After MOVES from DEAL (cards row-major; or --seed N, or --code CODE): is one stack still reachable, which legal moves
     keep it reachable (safe) and which lose, and the safe move leaving the most safe moves; when
     the search hits its state or time limit, 'limit' and no moves."""
-    the_deal = read_deal(GAME, grid, deal, seed)
+    the_deal, grid = read_deal(GAME, grid, deal, seed, code)
     played = parse_moves(moves.split())
     position = replay(the_deal, played)
     result = hint_of(the_deal, played, decision_states(max_states, grid.rows * grid.cols), max_seconds)

@@ -1,11 +1,12 @@
-/* The puzzle page: list, board, moves by two clicks, undo, restart, hint, solution, progress.
+/* The puzzle page: list, board, moves by two clicks, undo, restart, hint, solution, progress,
+ * the player's attempts (attempts.js) and puzzles opened by their codes (codes.js).
  *
  * Game-independent: everything about a game's rules comes from `puzzlegen.games[pack.game]`
  * (see docs/packs.md, "Adding a game"), which may draw its own cards (`cardSvg(view)`, null
  * for a playing card) and lay its board out as piles (`layout: "cascade"`).  DOM contract
  * (docs/packs.md): #board carries data-puzzle-id and data-status (playing | solved | stuck);
  * each cell is a button with data-row and data-col; buttons with data-action = undo | restart |
- * hint | solution.
+ * hint | solution | export.
  */
 (function (puzzlegen) {
   "use strict";
@@ -17,10 +18,12 @@
   const $ = (selector) => document.querySelector(selector);
   const board = $("#board");
   const message = $("#message");
+  const attempts = puzzlegen.attempts;
 
-  /* ---- Progress in localStorage: per puzzle, the moves played and whether it was solved. ---- */
+  /* ---- Progress in localStorage: per puzzle, the moves played, whether the player solved it
+   * and the attempts (attempts.js).  Nothing leaves the browser. ---- */
   const storageKey = "puzzlegen:" + pack.key;
-  const progress = { current: null, games: {} };
+  const progress = { current: null, games: {}, attempts: {} };
   /** Apply `change` to the progress stored now (another tab of the pack may have stored some
    *  since) and store the result if it differs: a tab never writes back what it read before. */
   function store(change) {
@@ -31,6 +34,8 @@
       if (saved && typeof saved === "object") {
         progress.current = typeof saved.current === "string" ? saved.current : null;
         progress.games = saved.games && typeof saved.games === "object" ? saved.games : {};
+        progress.attempts = saved.attempts && typeof saved.attempts === "object"
+          ? saved.attempts : {};
       }
     } catch (err) {
       /* storage unavailable (private mode) or not ours: play goes on from what is in memory */
@@ -45,8 +50,10 @@
     }
   }
 
-  /* ---- The game in play: the puzzle, the positions from the start, the moves' names. ---- */
-  const play = { puzzle: null, history: [], moves: [], selected: null, hint: null };
+  /* ---- The game in play: the puzzle, the positions from the start, the moves' names, the
+   * attempt open (null when none is) and when the player last acted (attempts.js). ---- */
+  const play = { puzzle: null, history: [], moves: [], selected: null, hint: null,
+                 attempt: null, last: Date.now() };
   const position = () => play.history[play.history.length - 1];
 
   /** Replay saved move names from the start; stops at the first one that is not legal. */
@@ -67,14 +74,50 @@
     store((stored) => { stored.current = puzzle.id; });
     const saved = progress.games[puzzle.id] || {};
     const replayed = replayNames(puzzle, saved.moves);
+    const latest = attempts.of(progress, puzzle.id).pop();
     Object.assign(play, { puzzle: puzzle, history: replayed.history, moves: replayed.moves,
-                          selected: null, hint: null });
+                          selected: null, hint: null, last: Date.now(),
+                          attempt: latest && latest.result === "unfinished" ? latest : null });
     $("#puzzle-title").textContent = puzzle.id;
+    $("#puzzle-code").textContent = "Puzzle code: " + puzzle.code;
     $("#puzzle-level").textContent = levelText(puzzle);
     $("#puzzle-goal").textContent = game.goal(puzzle);
     say("");
     buildBoard(boardRows(position()));
     render();
+    renderHistory();
+  }
+
+  /** The puzzle a URL's hash names by its id or its code, and a note when it names none. */
+  function named(hash) {
+    let text = hash;
+    try {
+      text = decodeURIComponent(hash);
+    } catch (err) {
+      /* not percent-encoded: taken as it is */
+    }
+    if (!text) return { puzzle: null, note: "" };
+    const puzzle = pack.puzzles.find((p) => p.id === text) ||
+                   pack.puzzles.find((p) => p.code === text);
+    if (puzzle) return { puzzle: puzzle, note: "" };
+    const shown = text.length > 60 ? text.slice(0, 57) + "..." : text;
+    const code = puzzlegen.codes.read(text);
+    if (!code) {
+      return { puzzle: null, note: "\u201c" + shown + "\u201d names no puzzle of this pack and " +
+                                   "is not a puzzle code (mistyped?)." };
+    }
+    const whose = code.game === pack.codeName ? "a " + code.rules + " puzzle"
+      : "a puzzle of another game (" + code.game + ")";
+    return { puzzle: null, note: "The code " + shown + " is " + whose + " that this pack does " +
+                                 "not hold." };
+  }
+
+  /** Open the puzzle the hash names; say why when it names none. */
+  function openHash(fallback) {
+    const wanted = named(window.location.hash.slice(1));
+    if (wanted.puzzle && (!play.puzzle || wanted.puzzle !== play.puzzle)) select(wanted.puzzle.id);
+    else if (!wanted.puzzle && fallback) select(fallback);
+    if (wanted.note) say(wanted.note, "bad");
   }
 
   function levelText(puzzle) {
@@ -184,12 +227,77 @@
     });
   }
 
+  function renderHistory() {
+    const list = $("#attempts");
+    list.textContent = "";
+    const mine = attempts.of(progress, play.puzzle.id).reverse();
+    for (const attempt of mine) {
+      const item = document.createElement("li");
+      item.textContent = attempts.describe(attempt);
+      item.dataset.result = attempt.result;
+      list.appendChild(item);
+    }
+    $("#no-attempts").hidden = mine.length > 0;
+  }
+
+  /* ---- Attempts: each action counted in the open attempt (one begins if none is). ---- */
+  /** Run `action`, counted as `kind` of the attempt (a hint or a solution step on a finished
+   *  board begins none), then store the attempt. */
+  function logged(kind, action) {
+    const finished = game.status(position(), play.puzzle) === "solved";
+    if (!play.attempt && finished && (kind === "hints" || kind === "solution_views")) {
+      action();
+      return;
+    }
+    if (!play.attempt) play.attempt = attempts.begin(Date.now());
+    play.attempt[kind] += 1;
+    action();
+    settle();
+  }
+
+  /** The open attempt after an action: its time, its line, its result once won; stored. */
+  function settle() {
+    const attempt = play.attempt;
+    const now = Date.now();
+    attempt.seconds += Math.min(now - play.last, attempts.IDLE * 1000) / 1000;
+    play.last = now;
+    attempt.moves = play.moves.slice();
+    if (game.status(position(), play.puzzle) === "solved") {
+      attempt.result = attempt.solution_views ? "shown" : "solved";
+      play.attempt = null;
+    }
+    const id = play.puzzle.id;
+    const copy = Object.assign({}, attempt);
+    store((stored) => { stored.attempts[id] = attempts.put(stored.attempts[id], copy); });
+    renderHistory();
+  }
+
+  /** Download every attempt at the pack's puzzles as JSON (a file made in the page). */
+  function exportAttempts() {
+    store(() => {});
+    const data = attempts.exported(pack, progress, Date.now());
+    const blob = new Blob([JSON.stringify(data, null, 1) + "\n"], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = (pack.title.replace(/[^A-Za-z0-9._-]+/g, "-") || "puzzles") + "-attempts.json";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    const n = data.attempts.length;
+    say("Exported " + n + (n === 1 ? " attempt." : " attempts."));
+  }
+
   /* ---- Moves. ---- */
+  /** Whether the open attempt took a Solution step: its win is a solution view, not a solve. */
+  const helped = () => !!(play.attempt && play.attempt.solution_views);
+
   function record() {
-    const won = game.status(position(), play.puzzle) === "solved";
+    const solved = game.status(position(), play.puzzle) === "solved" && !helped();
     store((stored) => {
       const saved = stored.games[play.puzzle.id] || {};
-      stored.games[play.puzzle.id] = { moves: play.moves.slice(), solved: !!saved.solved || won };
+      stored.games[play.puzzle.id] = { moves: play.moves.slice(),
+                                       solved: !!saved.solved || solved };
     });
   }
 
@@ -202,7 +310,10 @@
     play.hint = null;
     record();
     const state = game.status(position(), play.puzzle);
-    if (state === "solved") say("Solved in " + play.moves.length + " moves!", "good");
+    if (state === "solved" && helped()) {
+      say("Done in " + play.moves.length + " moves with the solution's help: recorded as a " +
+          "solution view, not a solve.");
+    } else if (state === "solved") say("Solved in " + play.moves.length + " moves!", "good");
     else if (state === "stuck") say("No legal move left: undo or restart.", "bad");
     else say(note || "Moved " + name + ".");
     render();
@@ -234,7 +345,7 @@
       render();
       return;
     }
-    move(from, i);
+    logged("moves_made", () => move(from, i));
   }
 
   function undo(steps) {
@@ -306,7 +417,11 @@
     next.tabIndex = 0;
     next.focus();
   });
-  const actions = { undo: () => undo(1), restart: restart, hint: hint, solution: solutionStep };
+  const actions = { undo: () => logged("undos", () => undo(1)),
+                    restart: () => logged("restarts", restart),
+                    hint: () => logged("hints", hint),
+                    solution: () => logged("solution_views", solutionStep),
+                    export: exportAttempts };
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => actions[button.dataset.action]());
   });
@@ -314,17 +429,17 @@
     if (event.key !== storageKey) return;
     store(() => {});
     renderList();
+    renderHistory();
   });
-  window.addEventListener("hashchange", () => {
-    const id = decodeURIComponent(window.location.hash.slice(1));
-    if (id && (!play.puzzle || id !== play.puzzle.id)) select(id);
+  window.addEventListener("hashchange", () => openHash(null));
+  document.addEventListener("visibilitychange", () => {  // time out of view is not on task
+    if (document.visibilityState === "visible") play.last = Date.now();
   });
 
   $("#pack-title").textContent = pack.title;
   $("#rules").textContent = game.rules;
-  const fromHash = decodeURIComponent(window.location.hash.slice(1));
   store(() => {});  // read what is stored: a write only where it is missing or malformed
-  select(fromHash || progress.current || pack.puzzles[0].id);
+  openHash(progress.current || pack.puzzles[0].id);
 
   puzzlegen.app = { pack: pack, select: select, state: () => play };
 })(window.puzzlegen = window.puzzlegen || {});

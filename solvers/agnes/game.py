@@ -29,7 +29,8 @@ from solvers.agnes import api
 from solvers.agnes import rules as R
 from solvers.cards import Card
 from solvers.errors import BadInput, BeyondMeasure, LimitReached
-from solvers.game import Designable, Figures, Replayed, Sheet, Tuning, harder_than, odds
+from solvers.game import (Designable, Figures, Pool, Replayed, Sheet, Tuning, harder_than,
+                          odds)
 from solvers.result import Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
@@ -118,6 +119,7 @@ class AgnesGame(Designable):
     """Agnes Sorel under quagnes's rule variants."""
 
     name = "agnes"
+    code_name = "a"
     title = "Agnes Sorel"
     default_rules = "Up-Suit-AnyRun"
     #: About a minute of moves; the memory is the losing-state table (``--table-bits``).
@@ -154,6 +156,16 @@ class AgnesGame(Designable):
 
     def deal_from_seed(self, seed: int, rules: R.Rules) -> R.Deal:
         return R.deal_from_seed(seed, 0)
+
+    def code_pool(self, rules: R.Rules) -> Pool:
+        """The deck in dealing order: the 52 cards (``Card.index``)."""
+        return Pool.distinct(52, 52)
+
+    def code_symbols(self, deal: R.Deal, rules: R.Rules) -> list[int]:
+        return [card.index for card in deal.cards]
+
+    def code_deal(self, symbols: list[int], rules: R.Rules) -> R.Deal:
+        return R.Deal(tuple(map(Card.from_index, symbols)))
 
     def parse_move(self, text: str) -> R.Move:
         return R.parse_move(text)

@@ -37,7 +37,8 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
-from solvers.game import GAP, Designable, Figures, Replayed, Sheet, Tuning, harder_than, odds
+from solvers.game import (GAP, Designable, Figures, Pool, Replayed, Sheet, Tuning, harder_than,
+                          odds)
 from solvers.montana import api, players
 from solvers.montana.rules import (ROWS, Cell, Move, Redeal, Rules, apply_move, legal_moves,
                                    check_layout, deal_from_seed, format_deal, format_grid,
@@ -164,6 +165,7 @@ RANK_WORDS = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "N
 
 class Montana(Designable):
     name = "montana"
+    code_name = "m"
     title = "Montana (Gaps)"
     default_rules = "8"
     default_limits = Limits(states=api.FORGET_MAX_STATES, nodes=api.FORGET_MAX_NODES)
@@ -211,6 +213,19 @@ class Montana(Designable):
 
     def deal_from_seed(self, seed: int, rules: Variant) -> tuple[Cell, ...]:
         return deal_from_seed(seed, rules.ranks)
+
+    def code_pool(self, rules: Variant) -> Pool:
+        """The layout row-major: symbol 0 for each of the four gaps, ``Card.index - 3`` for the
+        cards Two and up."""
+        return Pool(ROWS * rules.ranks, (ROWS,) + (1,) * (ROWS * rules.ranks - ROWS))
+
+    def code_symbols(self, deal: Sequence[Cell], rules: Variant) -> list[int]:
+        return [0 if cell is None else cell.index - 3 for cell in deal]
+
+    def code_deal(self, symbols: list[int], rules: Variant) -> tuple[Cell, ...]:
+        cells = tuple(None if s == 0 else Card.from_index(s + 3) for s in symbols)
+        check_layout(cells, rules.rules)
+        return cells
 
     def parse_move(self, text: str) -> Move | Redeal:
         return parse_move(text)

@@ -39,6 +39,7 @@ class Boards:
 
 class Spider(Game):
     name = "spider"
+    code_name = "p"
     title = "Spider's degrees of freedom"
     default_rules = "4x6"
     #: About a minute and 1 GB.

@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 
 from solvers.errors import BadInput
-from solvers.game import Designable, Figures, Replayed, Sheet, harder_than, odds
+from solvers.game import Designable, Figures, Pool, Replayed, Sheet, harder_than, odds
 from solvers.result import Limits, SolveResult, Status
 from solvers.stackmgmt import players
 from solvers.stackmgmt.checker import decide
@@ -56,6 +56,10 @@ class Rules:
     @property
     def name(self) -> str:
         return f"{self.n}x{self.c}-k{self.k}"
+
+    def deck(self) -> list[tuple[int, int]]:
+        """The deck's cards suit by suit from suit 1, values from 1."""
+        return [(v, s) for s, size in enumerate(self.suit_sizes(), 1) for v in range(1, size + 1)]
 
     def suit_sizes(self) -> list[int]:
         """Cards per suit, suit 1 first: k single cards, then the rest as even as can be."""
@@ -110,6 +114,7 @@ class StackManagement(Designable):
     """Stack Management (Code Jam 2017 World Finals) as a solitaire puzzle."""
 
     name = "stackmgmt"
+    code_name = "k"
     title = "Code Jam 2017 Stack Management"
     default_rules = "8x4-k4"
     check_figure = "random_chance"
@@ -154,13 +159,27 @@ class StackManagement(Designable):
     def deal_from_seed(self, seed: int, rules: Rules) -> Deal:
         """``random.Random(seed)`` shuffles the deck (suit by suit from suit 1, values from 1;
         see :meth:`Rules.suit_sizes`) and deals it in order, C cards a stack, bottom to top."""
-        deck = [(v, s) for s, size in enumerate(rules.suit_sizes(), 1)
-                for v in range(1, size + 1)]
+        deck = rules.deck()
         random.Random(seed).shuffle(deck)
         c = rules.c
         return tuple(tuple(deck[i * c:(i + 1) * c]) for i in range(rules.n))
 
     # -- moves, replay, solve --------------------------------------------------------------
+
+    def code_pool(self, rules: Rules) -> Pool:
+        """The stacks in turn, bottom to top, drawn from the deck of ``deal_from_seed`` (suit
+        by suit from suit 1, values from 1); a deal of other values or suits is coded as
+        text."""
+        return Pool.distinct(rules.n * rules.c, rules.n * rules.c)
+
+    def code_symbols(self, deal: Deal, rules: Rules) -> list[int] | None:
+        place = {card: i for i, card in enumerate(rules.deck())}
+        symbols = [place.get(card) for stack in deal for card in stack]
+        return None if None in symbols else symbols
+
+    def code_deal(self, symbols: list[int], rules: Rules) -> Deal:
+        deck, c = rules.deck(), rules.c
+        return tuple(tuple(deck[s] for s in symbols[i:i + c]) for i in range(0, len(symbols), c))
 
     def parse_move(self, text: str) -> Remove | Move:
         return parse_move(text)

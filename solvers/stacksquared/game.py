@@ -8,7 +8,7 @@ from collections import Counter
 
 from solvers.cards import FREECELL_SEEDS, Card, full_deck
 from solvers.errors import BadInput, LimitReached
-from solvers.game import Designable, Figures, Replayed, Sheet, Tuning, parse_size
+from solvers.game import Designable, Figures, Pool, Replayed, Sheet, Tuning, parse_size
 from solvers.result import Limits, SolveResult, Status
 from solvers.stats import proportion_summary
 from solvers.stacksquared.api import DEFAULT_LIMITS, solve, table_bytes
@@ -60,6 +60,7 @@ def _difficulty():
 
 class StacksSquared(Designable):
     name = "stacksquared"
+    code_name = "s"
     title = "StacksSquared (Birds of a Feather)"
     seeds = FREECELL_SEEDS
     tuning = (Tuning("max_score", bool, True,
@@ -89,6 +90,16 @@ class StacksSquared(Designable):
 
     def deal_from_seed(self, seed: int, rules: Grid) -> Deal:
         return Deal.from_seed(seed, rules.rows, rules.cols)
+
+    def code_pool(self, rules: Grid) -> Pool:
+        """The grid's cards, row-major, drawn from the 52 cards (``Card.index``)."""
+        return Pool.distinct(rules.rows * rules.cols, 52)
+
+    def code_symbols(self, deal: Deal, rules: Grid) -> list[int]:
+        return [card.index for card in deal.cards]
+
+    def code_deal(self, symbols: list[int], rules: Grid) -> Deal:
+        return Deal(rules.rows, rules.cols, tuple(map(Card.from_index, symbols)))
 
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
