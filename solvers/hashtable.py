@@ -61,8 +61,11 @@ def holds(rows, row, key, tag, same):
     """Whether the row ``row`` of ``rows`` holds ``key``."""
     if (rows[row, tag] ^ key[tag]) & same != np.uint64(0):
         return False
-    for w in range(key.shape[0]):
-        if w != tag and rows[row, w] != key[w]:
+    for w in range(tag):
+        if rows[row, w] != key[w]:
+            return False
+    for w in range(tag + 1, key.shape[0]):
+        if rows[row, w] != key[w]:
             return False
     return True
 
