@@ -28,6 +28,7 @@ from numba import njit
 from solvers.agnes.codes import (ALL, ANY1, ANYRUN, DEAD, DEPTH_LIMIT, EMPTY, HIGH1,  # noqa: F401
                                  HIGHRUN, LOST, MAX_DEPTH, NODE_LIMIT, NONE, SAFE, SYMMETRY,
                                  TABLE, TIME_LIMIT, WON, WORDS)
+from solvers.hashtable import PI, WHOLE, hash_words
 from solvers.jit import leaf
 from solvers.timing import now
 
@@ -90,10 +91,7 @@ def _encode(piles, ln, hid, stock, prune, scratch, out):
         out[w] = acc
         acc = np.uint64(0)
         w += 1
-    h = np.uint64(0x243F6A8885A308D3)
-    for w in range(WORDS):
-        h = (h ^ out[w]) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
+    h = hash_words(out, 0, WHOLE, PI)
     if h == np.uint64(0):
         h = np.uint64(1)
     return h

@@ -383,8 +383,8 @@ class Montana(Designable):
         n = rules.ranks
         symmetry = _canonical_map(deal, rules)
         board = api._encode(symmetry.deal(deal, n), n)
-        word, mul, words, _ = api._packing(n)
-        table = players._table(ANALYSIS_STATES, words, 3)
+        word, mul, words, shift = api._packing(n)
+        table = players._table(ANALYSIS_STATES, words, shift, 3)
         out = np.zeros(3)
         status, first, winning, layouts, _ = players.evaluate(
             board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, _WEIGHTS,

@@ -20,9 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.hashtable import PI, find, used
 from solvers.jit import leaf
+from solvers.montana.api import stamps
 from solvers.montana.layout import locked, run
 from solvers.montana.moves import MAX_MOVES, gen_moves
+from solvers.montana.table import HOP_BITS
 from solvers.timing import now
 
 DONE, LIMIT = 0, 1
@@ -30,30 +33,19 @@ DEAD, SAFE = 0, 1  # the classes of a move
 
 
 @leaf
-def _hash(key):
-    h = np.uint64(0x243F6A8885A308D3)
-    for w in range(key.shape[0]):
-        h = (h ^ key[w]) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
-    return h
+def _slot(keys, stamp_shift, gen, key):
+    """The slot holding ``key``, or the free slot where it goes: a direct table
+    (``solvers.hashtable``) laid out as the round's (``solvers.montana.table``): the last
+    word's bits from ``stamp_shift`` hold the stamp of the call that stored the layout."""
+    last = key.shape[0] - 1
+    layout = (np.uint64(1) << stamp_shift) - np.uint64(1)
+    return find(keys, key, keys.shape[0] - 1, last, stamp_shift, gen, layout, PI)
 
 
 @leaf
-def _slot(keys, stamp, gen, key):
-    """The slot holding ``key``, or the empty slot where it would go (``stamp`` tells)."""
-    mask = keys.shape[0] - 1
-    slot = np.int64(_hash(key) & np.uint64(mask))
-    words = key.shape[0]
-    while stamp[slot] == gen:
-        same = True
-        for w in range(words):
-            if keys[slot, w] != key[w]:
-                same = False
-                break
-        if same:
-            return slot
-        slot = (slot + 1) & mask
-    return slot
+def _known(keys, slot, stamp_shift, gen):
+    """Whether the slot of ``_slot`` holds the layout."""
+    return used(keys, slot, keys.shape[1] - 1, stamp_shift, gen)
 
 
 @leaf
@@ -93,10 +85,12 @@ def _move(board, pos, key, word, mul, n, s, t):
 
 
 @njit(cache=True)
-def _setup(board0, n, word, mul, words):
+def _setup(board0, n, word, mul, words, stamp_shift, gen):
+    """The board, each card's cell and the table key (stamped ``gen``)."""
     board = board0.copy()
     pos = np.full(4 * n, -1, np.int64)
     key = np.zeros(words, np.uint64)
+    key[-1] = np.uint64(gen) << stamp_shift
     for i in range(4 * n):
         v = board[i]
         if v != 0:
@@ -118,19 +112,19 @@ def _value(cls, m, kid, weights, j):
 
 
 @njit(cache=True)
-def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap, second_cap,
-             weights, src, dst, cls, count, nxt, kid, out):
+def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, node_cap,
+             second_cap, weights, src, dst, cls, count, nxt, kid, out):
     """Win chances from the deal ``board0`` of the players whose weights of the move classes
     are the rows of ``weights``: ``out[0]`` 1 if some line wins, ``out[1 + j]`` player ``j``'s
     chance.  Returns ``(status, first_moves, winning_first_moves, states, nodes)``: ``status``
     LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made, ``second_cap`` seconds
     (negative: unlimited) or a line as long as the per-depth scratch arrays (``src`` ..
-    ``kid``) stopped it.  Every layout with moves is stored in the table (``keys``, ``stamp ==
-    gen``, ``vals`` laid out as ``out``)."""
+    ``kid``) stopped it.  Every layout with moves is stored in the table (``keys``, stamped
+    ``gen``, ``vals`` laid out as ``out``)."""
     target = 4 * (n - 1)
     depth = src.shape[0] - 1
     players = weights.shape[0]
-    board, pos, key = _setup(board0, n, word, mul, keys.shape[1])
+    board, pos, key = _setup(board0, n, word, mul, keys.shape[1], stamp_shift, gen)
     gaps = np.empty(4, np.int64)
     arr = np.empty(MAX_MOVES, np.int64)
     start = now()
@@ -147,9 +141,8 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
         if nxt[d] == count[d]:  # every child known: this layout's values
             if states >= max_states:
                 return LIMIT, count[0], 0, states, nodes
-            slot = _slot(keys, stamp, gen, key)
+            slot = _slot(keys, stamp_shift, gen, key)
             keys[slot, :] = key
-            stamp[slot] = gen
             vals[slot, 0] = 0.0
             for i in range(count[d]):
                 vals[slot, 0] = max(vals[slot, 0], kid[d, i, 0])
@@ -174,8 +167,8 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
             return LIMIT, count[0], 0, states, nodes
-        slot = _slot(keys, stamp, gen, key)
-        if stamp[slot] == gen:
+        slot = _slot(keys, stamp_shift, gen, key)
+        if _known(keys, slot, stamp_shift, gen):
             kid[d, i, :] = vals[slot]
         else:
             won = locked(board, n) == target
@@ -194,12 +187,12 @@ def evaluate(board0, n, word, mul, keys, stamp, vals, gen, max_states, node_cap,
 
 
 @njit(cache=True)
-def best_line(board0, n, word, mul, keys, stamp, vals, gen, guide, out_src, out_dst):
+def best_line(board0, n, word, mul, keys, vals, stamp_shift, gen, guide, out_src, out_dst):
     """A winning line read off the table of ``evaluate`` (the deal must be winnable): at each
     layout the winning move whose child player ``guide`` wins most often (the first such move
     on a tie).  Its length; the moves in ``out_src``/``out_dst``."""
     target = 4 * (n - 1)
-    board, pos, key = _setup(board0, n, word, mul, keys.shape[1])
+    board, pos, key = _setup(board0, n, word, mul, keys.shape[1], stamp_shift, gen)
     src = np.empty(MAX_MOVES, np.int64)
     dst = np.empty(MAX_MOVES, np.int64)
     cls = np.empty(MAX_MOVES, np.int64)
@@ -215,8 +208,8 @@ def best_line(board0, n, word, mul, keys, stamp, vals, gen, guide, out_src, out_
             if locked(board, n) == target:
                 value = 2.0  # a win now beats everything
             else:
-                slot = _slot(keys, stamp, gen, key)
-                known = stamp[slot] == gen and vals[slot, 0] > 0
+                slot = _slot(keys, stamp_shift, gen, key)
+                known = _known(keys, slot, stamp_shift, gen) and vals[slot, 0] > 0
                 value = vals[slot, 1 + guide] if known else -1.0
             _move(board, pos, key, word, mul, n, dst[i], src[i])
             if value > best_value:
@@ -243,13 +236,16 @@ def _scratch(columns: int) -> tuple:
     return _work["arrays"]
 
 
-def _table(max_states: int, words: int, columns: int) -> tuple:
-    """The process's table for ``max_states`` layouts (reused; ``stamp`` marks this call's)."""
+def _table(max_states: int, words: int, shift: int, columns: int) -> tuple:
+    """The process's table for ``max_states`` layouts packed as ``api._packing`` says
+    (``words``, ``shift``), reused: each call stamps its layouts (``api.stamps``)."""
     size = 1 << max(10, (max_states * 3 // 2).bit_length())
     entry = _work.get("table")
-    if entry is None or entry[0].shape != (size, words) or entry[2].shape[1] != columns:
-        entry = [np.zeros((size, words), np.uint64), np.zeros(size, np.int64),
-                 np.zeros((size, columns), np.float64), 0]
+    if entry is None or entry[0].shape != (size, words) or entry[1].shape[1] != columns:
+        entry = [np.zeros((size, words), np.uint64), np.zeros((size, columns), np.float64), 0]
         _work["table"] = entry
-    entry[3] += 1
-    return entry[0], entry[1], entry[2], entry[3]
+    entry[2] += 1
+    if entry[2] == stamps(shift):
+        entry[0][:] = 0
+        entry[2] = 1
+    return entry[0], entry[1], np.uint64(shift + HOP_BITS), entry[2]

@@ -5,8 +5,9 @@ The table stores the exact layout as digits ``code - code // n`` (0 for a gap, s
 ``i`` being worth ``mul[i]`` in word ``word[i]`` (five words for 52 cards), kept up to date move
 by move.  The last word's 4 bits from ``shift`` (``HOP_BITS``) hold the fewest hops a layout was
 reached with in a hop-budget pass (outside the comparison) or a column class's free rows, and
-above them a generation stamp: a slot whose stamp is not the current one is empty, so the table
-needs no clearing between searches, and it never confuses two layouts.  A search starts on the
+above them a generation stamp: a slot with an earlier search's stamp (a lower one) is empty, so
+the table needs no clearing between searches, and it never confuses two layouts (a direct table
+of ``solvers.hashtable``, its tag the last word).  A search starts on the
 table's first 2**12 slots and doubles the part it uses whenever half of it is full (``grow``),
 so a small search touches little memory.  Neither a slot's hash nor that growth reads the
 stamp, so where a layout sits, and with it which one forgetting (below) empties, is the same in
@@ -28,6 +29,7 @@ is full (the search's ``LIMIT``): forgetting would then cost a long scan a layou
 """
 import numpy as np
 
+from solvers.hashtable import PI, find, home, used
 from solvers.jit import leaf
 
 HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
@@ -57,18 +59,6 @@ def layout_bits(shift, dominance):
 
 
 @leaf
-def _home(key, mask, keep):
-    """The table slot where ``key``'s probe starts: a hash of its layout (``keep``: the bits of
-    the last word that name it), never of its stamp."""
-    last = key.shape[0] - 1
-    h = np.uint64(0x243F6A8885A308D3)
-    for w in range(last + 1):
-        h = (h ^ (key[w] & keep if w == last else key[w])) * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(mask))
-
-
-@leaf
 def grow(keys, size, stamp_shift, gen, keep):
     """Double the slots this search uses (the first ``size``) and return the new size.
 
@@ -80,15 +70,12 @@ def grow(keys, size, stamp_shift, gen, keep):
     last = keys.shape[1] - 1
     mask = 2 * size - 1
     for j in range(2 * size):
-        if keys[j, last] >> stamp_shift != gen:
-            continue
-        i = _home(keys[j], mask, keep)
-        while i != j and keys[i, last] >> stamp_shift == gen:
-            i = (i + 1) & mask
-        if i != j:
-            for w in range(last + 1):
-                keys[i, w] = keys[j, w]
-            keys[j, last] = np.uint64(0)
+        if used(keys, j, last, stamp_shift, gen):
+            i = find(keys, keys[j], mask, last, stamp_shift, gen, keep, PI)
+            if i != j:
+                for w in range(last + 1):
+                    keys[i, w] = keys[j, w]
+                keys[j, last] = np.uint64(0)
     return 2 * size
 
 
@@ -102,10 +89,10 @@ def forget_one(keys, size, key, stamp_shift, gen, word, mul, n, shift, movable_t
     mask = size - 1
     last = keys.shape[1] - 1
     keep = layout_bits(shift, False)
-    start = _home(key, mask, keep)
+    start = home(key, mask, last, keep, PI)
     for step in range(mask + 1):
         i = (start + step) & mask
-        if keys[i, last] >> stamp_shift == gen and not (
+        if used(keys, i, last, stamp_shift, gen) and not (
                 movable_twos and _recurs(keys[i], word, mul, n, shift)):
             break
     else:
@@ -113,9 +100,9 @@ def forget_one(keys, size, key, stamp_shift, gen, word, mul, n, shift, movable_t
     j = i
     while True:
         j = (j + 1) & mask
-        if keys[j, last] >> stamp_shift != gen:
+        if not used(keys, j, last, stamp_shift, gen):
             break
-        k = _home(keys[j], mask, keep)
+        k = home(keys[j], mask, last, keep, PI)
         if (i < k <= j) if i <= j else (i < k or k <= j):
             continue  # its probe path does not cross the emptied slot
         for w in range(last + 1):
@@ -133,24 +120,15 @@ def insert(keys, size, key, shift, gen, states, max_states, hops, dominance):
     with as few hops or fewer, 3 if with more (now lowered: search it again)."""
     last = key.shape[0] - 1
     stamp_shift = shift + np.uint64(HOP_BITS)
-    field = np.uint64((1 << HOP_BITS) - 1) << shift if dominance else np.uint64(0)
-    mask = size - 1
-    slot = _home(key, mask, layout_bits(shift, dominance))
-    while keys[slot, last] >> stamp_shift == gen:
-        same = (keys[slot, last] & ~field) == key[last]
-        for w in range(last):
-            if keys[slot, w] != key[w]:
-                same = False
-                break
-        if same:
-            if not dominance:
-                return 0
-            stored = (keys[slot, last] & field) >> shift
-            if stored <= hops:
-                return 0
-            keys[slot, last] = key[last] | (np.uint64(hops) << shift)
-            return 3
-        slot = (slot + 1) & mask
+    slot = find(keys, key, size - 1, last, stamp_shift, gen, layout_bits(shift, dominance),
+                PI)
+    if used(keys, slot, last, stamp_shift, gen):
+        if not dominance:
+            return 0
+        if (keys[slot, last] >> shift) & np.uint64((1 << HOP_BITS) - 1) <= hops:
+            return 0
+        keys[slot, last] = key[last] | (np.uint64(hops) << shift)
+        return 3
     if states >= max_states:
         return 2
     for w in range(last + 1):

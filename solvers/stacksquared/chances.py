@@ -27,8 +27,9 @@ from numba import njit
 from solvers.jit import leaf
 from solvers.stacksquared.kernel import cannot_merge, generate_moves, pack_state
 from solvers.stacksquared.players import alive
+from solvers.hashtable import FREE, SPLITMIX, reindexed
 from solvers.stacksquared.tree import (OPEN, WINS, decide, grow, lookup, move_slabs,
-                                       occupancy, play_tops, rehash, take_back_tops)
+                                       occupancy, play_tops, take_back_tops)
 
 
 @leaf
@@ -56,7 +57,7 @@ def chances(card0, looks, goal_stacks, max_positions, line, compat, table, count
     ``positions`` the positions valued."""
     n = card0.shape[0]
     width = table.shape[1]
-    slots = np.full(2048, -1, dtype=np.int64)
+    slots = np.full(2048, FREE, dtype=np.int64)
     keys = np.zeros((1024, width), dtype=np.uint64)
     lo_of = np.zeros((1024, looks))
     hi_of = np.zeros((1024, looks))
@@ -133,7 +134,7 @@ def chances(card0, looks, goal_stacks, max_positions, line, compat, table, count
                     acc_hi[depth] += 1.0
                 else:
                     pack_state(card, size, False, key)
-                    sid = slots[lookup(slots, keys, key, np.uint64(slots.shape[0] - 1))]
+                    sid = slots[lookup(slots, keys, key)]
                     if sid >= 0:
                         acc_lo[depth] += lo_of[sid]
                         acc_hi[depth] += hi_of[sid]
@@ -155,7 +156,7 @@ def chances(card0, looks, goal_stacks, max_positions, line, compat, table, count
         exact = acc_exact[depth]
         if depth == 0:
             break
-        slot = lookup(slots, keys, key_at[depth], np.uint64(slots.shape[0] - 1))
+        slot = lookup(slots, keys, key_at[depth])
         if stored == keys.shape[0]:
             room = 2 * stored
             keys = grow(keys, room)
@@ -170,7 +171,7 @@ def chances(card0, looks, goal_stacks, max_positions, line, compat, table, count
         exact_of[sid] = exact
         slots[slot] = sid
         if stored * 10 >= slots.shape[0] * 7:
-            slots = rehash(keys, stored, 2 * slots.shape[0])
+            slots = reindexed(keys, stored, 2 * slots.shape[0], SPLITMIX)
         depth -= 1
         acc_lo[depth] += lo
         acc_hi[depth] += hi

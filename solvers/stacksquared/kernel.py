@@ -48,6 +48,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from solvers.hashtable import SPLITMIX, doubled, find
 from solvers.jit import leaf
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT,  # noqa: F401
                                         PERTURBED, PORTFOLIO, ROW_MAJOR, STATE_LIMIT,
@@ -167,16 +168,6 @@ def class_bound(size, occupied, line, work_adj, work_stack):
 def popcount(x):
     """Number of set bits of a uint64."""
     return _count_ones(x)
-
-
-@njit(cache=True, inline="always")
-def state_hash(key):
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in key:
-        h ^= w
-        h *= np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(31)
-    return h
 
 
 @leaf
@@ -393,38 +384,17 @@ def set_byte(key, i, value):
 
 
 @leaf
-def memo_find(table, key, mask):
-    """The slot of ``key`` in the memo, or the empty slot where it would go.  A row of
-    ``table`` is a key's words with the entry's status in the top bits of the first."""
-    slot = state_hash(key) & mask
-    width = key.shape[0]
-    while True:
-        first = table[slot, 0]
-        if first == ZERO:
-            return slot
-        if first & KEY_BITS == key[0]:
-            same = True
-            for w in range(1, width):
-                if table[slot, w] != key[w]:
-                    same = False
-                    break
-            if same:
-                return slot
-        slot = (slot + ONE) & mask
+def memo_find(table, key):
+    """The slot of ``key`` in the memo, or the free slot where it goes: a direct table
+    (``solvers.hashtable``) whose rows are keys, the entry's status in the top bits of the
+    first word (all zero when free)."""
+    return find(table, key, table.shape[0] - 1, 0, STATUS_SHIFT, 1, KEY_BITS, SPLITMIX)
 
 
 @njit(cache=True)
 def memo_grow(table):
     """The memo rehashed into twice the slots."""
-    grown = np.zeros((2 * table.shape[0], table.shape[1]), dtype=np.uint64)
-    mask = np.uint64(grown.shape[0] - 1)
-    key = np.zeros(table.shape[1], dtype=np.uint64)
-    for slot in range(table.shape[0]):
-        if table[slot, 0] != ZERO:
-            key[:] = table[slot]
-            key[0] &= KEY_BITS
-            grown[memo_find(grown, key, mask)] = table[slot]
-    return grown
+    return doubled(table, 0, STATUS_SHIFT, 1, KEY_BITS, SPLITMIX)
 
 
 @leaf
@@ -563,7 +533,6 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
     key = np.zeros(words * (2 if with_sizes else 1), dtype=np.uint64)
     pack_state(card, size, with_sizes, key)
     table = np.zeros((1024, key.shape[0]), dtype=np.uint64)
-    mask = np.uint64(1023)
     states = 0
 
     # Per depth: the move played there and what it covered; the level's moves still to try
@@ -647,7 +616,7 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
                     break
                 if unwinding:
                     # A restart: the states of the path are no longer known to be searched.
-                    slot = memo_find(table, key, mask)
+                    slot = memo_find(table, key)
                     table[slot, 0] = key[0] | (REOPENED << STATUS_SHIFT)
                 depth -= 1
                 # Take back the move of cell a onto cell b, which covered card y.
@@ -731,7 +700,7 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
                                     work_stack)
             seen = bound <= best
             if not seen:
-                slot = memo_find(table, key, mask)
+                slot = memo_find(table, key)
                 first = table[slot, 0]
                 seen = first >> STATUS_SHIFT == EXPLORED
                 if not seen:
@@ -746,7 +715,6 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
                     table[slot, 0] = key[0] | (EXPLORED << STATUS_SHIFT)
                     if states * 10 >= table.shape[0] * 7:
                         table = memo_grow(table)
-                        mask = np.uint64(table.shape[0] - 1)
                     if score > best:
                         best = score
                         best_len = depth

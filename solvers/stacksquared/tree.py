@@ -26,9 +26,9 @@ from numba import njit
 
 from solvers.jit import leaf
 from solvers.timing import now
+from solvers.hashtable import FREE, SPLITMIX, find_id, reindexed
 from solvers.stacksquared.kernel import (KEY_BITS, STATUS_SHIFT, cannot_merge, generate_moves,
-                                         memo_find, memo_grow, pack_state, popcount, set_byte,
-                                         state_hash)
+                                         memo_find, memo_grow, pack_state, popcount, set_byte)
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -97,31 +97,10 @@ def take_back_tops(card, occupied, a, b, undo):
 
 
 @leaf
-def lookup(slots, keys, key, mask):
-    """The slot where ``key`` is (slots[slot] >= 0) or would go (slots[slot] == -1)."""
-    slot = state_hash(key) & mask
-    width = key.shape[0]
-    while slots[slot] >= 0:
-        sid = slots[slot]
-        same = True
-        for w in range(width):
-            if keys[sid, w] != key[w]:
-                same = False
-                break
-        if same:
-            return slot
-        slot = (slot + ONE) & mask
-    return slot
-
-
-@njit(cache=True)
-def rehash(keys, count, capacity):
-    """A slot table of ``capacity`` (a power of two) for the first ``count`` keys."""
-    slots = np.full(capacity, -1, dtype=np.int64)
-    mask = np.uint64(capacity - 1)
-    for sid in range(count):
-        slots[lookup(slots, keys, keys[sid], mask)] = sid
-    return slots
+def lookup(slots, keys, key):
+    """The slot where ``key`` is (``slots[slot]`` its row of ``keys``) or would go
+    (``slots[slot] == hashtable.FREE``): an id table (``solvers.hashtable``)."""
+    return find_id(slots, keys, key, slots.shape[0] - 1, SPLITMIX)
 
 
 @njit(cache=True)
@@ -152,7 +131,7 @@ def explore(card0, line, compat, max_states):
     sols = np.zeros(room, dtype=np.float64)
     crit = np.zeros(room, dtype=np.int64)
     capacity = 2048
-    slots = np.full(capacity, -1, dtype=np.int64)
+    slots = np.full(capacity, FREE, dtype=np.int64)
 
     # Per depth: the state, its move slab, and the accumulators of its finished children.
     per_level = n * n
@@ -168,7 +147,7 @@ def explore(card0, line, compat, max_states):
 
     pack_state(card, size, False, key)
     keys[0] = key
-    slots[lookup(slots, keys, key, np.uint64(capacity - 1))] = 0
+    slots[lookup(slots, keys, key)] = 0
     count = 1
     outcome = DONE
 
@@ -195,7 +174,7 @@ def explore(card0, line, compat, max_states):
             a, b = move_from[i], move_to[i]
             undo_card[depth], occupied = play_tops(card, occupied, a, b)
             pack_state(card, size, False, key)
-            slot = lookup(slots, keys, key, np.uint64(capacity - 1))
+            slot = lookup(slots, keys, key)
             child = slots[slot]
             if child < 0:
                 if max_states >= 0 and count >= max_states:
@@ -213,7 +192,7 @@ def explore(card0, line, compat, max_states):
                 slots[slot] = child
                 if count * 10 >= capacity * 7:
                     capacity *= 2
-                    slots = rehash(keys, count, capacity)
+                    slots = reindexed(keys, count, capacity, SPLITMIX)
                 if stacks0 - depth - 1 == 1 or not cannot_merge(card, occupied, line, compat):
                     depth += 1
                     sid_at[depth] = child
@@ -316,8 +295,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_
     size = np.zeros(n, dtype=np.int64)
     key = np.zeros(width, dtype=np.uint64)
     pack_state(card, size, False, key)
-    mask = np.uint64(table.shape[0] - 1)
-    slot = memo_find(table, key, mask)
+    slot = memo_find(table, key)
     known = status_of(table[slot, 0])
     if known != OPEN:
         return known, table, count, 0
@@ -369,7 +347,7 @@ def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_
         known = LOSES
         # A dead position is recognised from its tops alone: it is never stored.
         if not cannot_merge(card, occupied, line, compat):
-            slot = memo_find(table, key, mask)
+            slot = memo_find(table, key)
             known = status_of(table[slot, 0])
             if table[slot, 0] == ZERO:
                 if max_states >= 0 and count >= max_states:
@@ -379,10 +357,9 @@ def decide(card, occupied, stacks, line, compat, order_moves, table, count, max_
                 count += 1
                 if count * 10 >= table.shape[0] * 7:
                     table = memo_grow(table)
-                    mask = np.uint64(table.shape[0] - 1)
                     for d in range(depth + 1):
-                        slot_at[d] = memo_find(table, key_at[d], mask)
-                    slot = memo_find(table, key, mask)
+                        slot_at[d] = memo_find(table, key_at[d])
+                    slot = memo_find(table, key)
         if known == WINS:
             result = WINS
             depth += 1
