@@ -78,7 +78,7 @@ def estimates(deal_text: str, rules_text: str, settings: tuple[str, ...], count:
                 continue
             if found is None:
                 return {"deal": deal_text, "estimates": None}
-            rows.append({"win": found["win"], "interval": found["interval"],
+            rows.append({"win": found.win, "interval": found.interval,
                          "seconds": time.perf_counter() - start})
         out[setting] = rows
     return {"deal": deal_text, "estimates": out}

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from puzzlegen import calibration, clitools, grading
-from solvers.agnes.game import GAME, chance
+from solvers.agnes.game import GAME, cards_home, chance
 from solvers.agnes.players import BOLD, PARTICLE_BYTES
 from solvers.errors import BadInput
 
@@ -51,10 +51,10 @@ def main() -> None:
     for seed in chosen:
         deal = GAME.canonical(GAME.deal_from_seed(seed, rules), rules)
         start = time.process_time()
-        log_p, reached = chance(deal, rules, BOLD, args.games)
-        hardness = round(-log_p, 3) if reached == 52 else None
+        found = chance(deal, rules, BOLD, args.games)
+        hardness = None if found.reached is not None else round(-found.log10, 3)
         measured += hardness is not None
-        print(json.dumps({"seed": seed, "hardness": hardness, "reached": reached,
+        print(json.dumps({"seed": seed, "hardness": hardness, "reached": cards_home(found),
                           "percentile": None if hardness is None
                           else grading.percentile_of(table, hardness),
                           "cpu_s": round(time.process_time() - start, 1)}), flush=True)

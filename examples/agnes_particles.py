@@ -33,7 +33,7 @@ import time
 from puzzlegen import clitools, packs
 from puzzlegen.grading import LEVELS
 from solvers.agnes import players
-from solvers.agnes.game import BOLD_GAMES, GAME, chance
+from solvers.agnes.game import BOLD_GAMES, GAME, cards_home, chance
 from solvers.errors import BadInput
 
 PLAYERS = {"careful": players.CAREFUL, "bold": players.BOLD}
@@ -45,8 +45,9 @@ def estimates(deal, rules, player: int, particles: list[int]) -> list[dict]:
     out = []
     for count in particles:
         start = time.perf_counter()
-        log_p, reached = chance(canon, rules, player, count)
-        out.append({"particles": count, "hardness": round(-log_p, 3), "reached": reached,
+        found = chance(canon, rules, player, count)
+        out.append({"particles": count, "hardness": round(-found.log10, 3),
+                    "reached": cards_home(found),
                     "seconds": round(time.perf_counter() - start, 3)})
     return out
 

@@ -1,4 +1,5 @@
-"""The one result type every solver returns, and the limits every solver accepts.
+"""The one result type every solver returns, the limits every solver accepts, and the one
+result of a simulated player's chance to win a deal.
 
 The solve contract (README): a solve ends ``solved``, ``unsolvable`` or ``limit``.  ``limit``
 means a node, state, time or memory limit stopped the search; it is never reported as
@@ -6,7 +7,8 @@ unsolvable.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -93,4 +95,64 @@ class SolveResult:
         out["moves"] = [m.to_json() if hasattr(m, "to_json") else str(m) for m in self.moves]
         out["nodes"] = self.nodes
         out["seconds"] = round(self.seconds, 6)
+        return out
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A simulated player's chance to win a deal, exact or estimated.
+
+    ``win`` is the chance; ``log10`` its logarithm, kept as measured where the estimator works
+    on the log scale (``from_log10``: Agnes's splitting estimate, whose chance may be too small
+    for a float).  ``interval`` is the 95% interval: the value twice when ``exact``, None where
+    the estimator gives none (Agnes's splitting keeps no lineage to measure it; Stack
+    Management's random lines are not summarised).  ``games`` counts the simulated games or
+    particles behind an estimate, 0 when exact.  ``reached``: where every simulated game lost,
+    how far the best got (Agnes: cards home), the chance then an extrapolation; else None.
+    ``bounds``: the certified bounds of an exact search stopped at its limit, the estimate and
+    its interval clipped to them (``within``).
+    """
+
+    win: float
+    interval: tuple[float, float] | None = None
+    games: int = 0
+    exact: bool = False
+    reached: int | None = None
+    bounds: tuple[float, float] | None = None
+    measured_log10: float | None = field(default=None, repr=False)
+
+    @classmethod
+    def exactly(cls, win: float) -> "Chance":
+        """An exact chance."""
+        return cls(win, (win, win), exact=True)
+
+    @classmethod
+    def from_log10(cls, log10: float, **kwargs) -> "Chance":
+        """An estimate measured as its ``log10``."""
+        return cls(10.0 ** log10, measured_log10=log10, **kwargs)
+
+    @property
+    def log10(self) -> float:
+        """``log10`` of the chance (-inf for 0)."""
+        if self.measured_log10 is not None:
+            return self.measured_log10
+        return math.log10(self.win) if self.win > 0 else -math.inf
+
+    def within(self, lo: float, hi: float) -> "Chance":
+        """This estimate with the certified bounds ``lo``, ``hi``: its value and interval
+        clipped to them (the chance lies inside them for sure)."""
+        low, high = self.interval
+        return replace(self, win=min(max(self.win, lo), hi), bounds=(lo, hi),
+                       interval=(min(max(low, lo), hi), min(max(high, lo), hi)))
+
+    def to_json(self, name: str = "win") -> dict[str, Any]:
+        """``{name: win, "interval", "particles", "exact"}``, then ``"bounds"`` if any and
+        ``"reached"`` if any."""
+        out: dict[str, Any] = {name: self.win,
+                               "interval": None if self.interval is None else list(self.interval),
+                               "particles": self.games, "exact": self.exact}
+        if self.bounds is not None:
+            out["bounds"] = list(self.bounds)
+        if self.reached is not None:
+            out["reached"] = self.reached
         return out

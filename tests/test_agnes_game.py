@@ -156,11 +156,12 @@ def test_the_bold_player_wins_where_the_careful_one_meets_a_wall():
     from solvers.agnes.game import chance
     from solvers.agnes.players import BOLD, CAREFUL
     deal = G.canonical(G.parse_deal(WALL, NOSPLIT), NOSPLIT)
-    assert chance(deal, NOSPLIT, CAREFUL, 10_000)[1] == 2
+    assert chance(deal, NOSPLIT, CAREFUL, 10_000).reached == 2
     bold = chance(deal, NOSPLIT, BOLD, 1000)
-    assert bold[1] == 52 and -9 < bold[0] < -3
+    assert bold.reached is None and -9 < bold.log10 < -3
+    assert bold.interval is None and (bold.games, bold.exact) == (1000, False)
     assert chance(deal, NOSPLIT, BOLD, 1000) == bold
-    assert G.hardness(deal, NOSPLIT) == round(-bold[0], 9)
+    assert G.hardness(deal, NOSPLIT) == round(-bold.log10, 9)
 
 
 def test_the_bold_estimate_takes_more_games_only_while_every_game_dies():
@@ -169,12 +170,12 @@ def test_the_bold_estimate_takes_more_games_only_while_every_game_dies():
     from solvers.agnes.game import bold_chance, chance
     from solvers.agnes.players import BOLD
     deal = G.canonical(G.deal_from_seed(93, NOSPLIT), NOSPLIT)
-    assert chance(deal, NOSPLIT, BOLD, 1000)[1] < 52
-    log_p, games, reached = bold_chance(deal, NOSPLIT)
-    assert (games, reached) == (10_000, 52)
-    assert (log_p, 52) == chance(deal, NOSPLIT, BOLD, 10_000)
+    assert chance(deal, NOSPLIT, BOLD, 1000).reached < 52
+    bold = bold_chance(deal, NOSPLIT)
+    assert (bold.games, bold.reached) == (10_000, None)
+    assert bold == chance(deal, NOSPLIT, BOLD, 10_000)
     fig = G.figures(deal, NOSPLIT)
-    assert fig.metrics["hardness"] == round(-log_p, 9) and fig.metrics["bold_games"] == 10_000
+    assert fig.metrics["hardness"] == round(-bold.log10, 9) and fig.metrics["bold_games"] == 10_000
     assert G.hardness(deal, NOSPLIT, repeat=1) != fig.metrics["hardness"]
 
 

@@ -241,7 +241,7 @@ def test_the_95_percent_interval_holds_the_exact_chance(seed):
     start = tops(Position.start(deal))
     held = 0
     for s in range(300):
-        low, high = difficulty.estimate(*decider.win_chance(start, 3, 48, s, 14), 48)["interval"]
+        low, high = difficulty.estimate(*decider.win_chance(start, 3, 48, s, 14), 48).interval
         held += low <= exact <= high
     assert held / 300 >= 0.92
 
@@ -270,7 +270,7 @@ def test_halfway_ratio_is_exact_when_the_filter_starts_after_halfway():
     assert abs(np.mean(runs) - exact) <= 4 * np.std(runs) / math.sqrt(300) + 1e-9
     figure = difficulty.player_figures(deal, Decider(deal), Budget(exact_stacks=4))
     steps = decider.win_chance(start, 0, 48, stream_seed(deal, "random"), 4, 6)[0]
-    assert figure["halfway"]["ratio"] == pytest.approx(np.prod(steps[:6]))
+    assert figure["halfway"].win == pytest.approx(np.prod(steps[:6]))
 
 
 @pytest.mark.parametrize("seed", [2, 7, 13, 367297990])

@@ -31,7 +31,7 @@ from solvers.cards import Card
 from solvers.errors import BadInput, BeyondMeasure, LimitReached
 from solvers.game import (Designable, Figures, Pool, Replayed, Sheet, Tuning, harder_than,
                           odds)
-from solvers.result import Limits, SolveResult, Status
+from solvers.result import Chance, Limits, SolveResult, Status
 
 #: Suit relabellings keeping the colour pairs (C,S black; D,H red: suits 0..3 = C D H S).
 SUIT_MAPS = ((0, 1, 2, 3), (3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0),
@@ -70,31 +70,37 @@ def _deck(deal: R.Deal) -> np.ndarray:
 
 
 def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int,
-           repeat: int = 0) -> tuple[float, int]:
-    """(log10 of ``player``'s estimated chance to win, the cards home when every simulated
-    game lost, or 52), on the deal as given, seeded by its text.  When every game lost, the
-    estimate up to there (that step counted as 0.5 in ``particles``) is extrapolated to the
-    whole deal: multiplied by 52 / the cards home, as if every card still to go home were as
-    hard as those before.  ``repeat`` > 0 draws another stream."""
+           repeat: int = 0) -> Chance:
+    """``player``'s chance to win estimated from ``particles`` games (measured as its log10, no
+    interval), on the deal as given, seeded by its text.  When every game lost, ``reached`` is
+    the cards home at best and the estimate up to there (that step counted as 0.5 in
+    ``particles``) is extrapolated to the whole deal: multiplied by 52 / the cards home, as if
+    every card still to go home were as hard as those before.  ``repeat`` > 0 draws another
+    stream."""
     from solvers.agnes.players import win_chance
     log_p, reached = win_chance(_deck(deal), rules.face_up, rules.same_suit,
                                 _EMPTY[rules.empty], rules.split, player, particles,
                                 _seed(deal, rules, f"{player}:{repeat}" if repeat
                                       else str(player)))
-    return float(log_p) * 52 / int(reached), int(reached)
+    reached = int(reached)
+    return Chance.from_log10(float(log_p) * 52 / reached, games=particles,
+                             reached=None if reached == 52 else reached)
 
 
-def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0
-                ) -> tuple[float | None, int, int]:
-    """(log10 of the bold player's chance to win, the games that measured it, the cards home at
-    best): 1,000 games, then 10,000 and 100,000 while every game dies; the chance is None when
-    no game of the last count wins (beyond the measure)."""
+def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0) -> Chance:
+    """The bold player's chance to win: 1,000 games, then 10,000 and 100,000 while every game
+    dies; when no game of the last count wins (``reached`` set) it is beyond the measure."""
     from solvers.agnes.players import BOLD
     for games in BOLD_GAMES:
-        log_p, reached = chance(deal, rules, BOLD, games, repeat)
-        if reached == 52:
-            return log_p, games, reached
-    return None, games, reached
+        found = chance(deal, rules, BOLD, games, repeat)
+        if found.reached is None:
+            break
+    return found
+
+
+def cards_home(found: Chance) -> int:
+    """The cards home at best in the games behind ``found`` (52: some game won)."""
+    return 52 if found.reached is None else found.reached
 
 
 #: The page's board rows at the start: the foundations and the stock, pile 7's cards and room
@@ -255,16 +261,17 @@ class AgnesGame(Designable):
         if not quick:
             if not self._exact(canon, rules).solved:
                 return None
-            log_p, games, reached = bold_chance(canon, rules, repeat)
-            if log_p is None:
+            bold = bold_chance(canon, rules, repeat)
+            if bold.reached is not None:
                 raise BeyondMeasure(f"the bold player never won this {rules.name} deal in "
-                                    f"{games:,} simulated games (at best {_home(reached)}): "
-                                    f"its hardness is beyond what the grade measures")
-            return round(-log_p, 9)
-        log_p, reached = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
-        if reached < 52 and not self._exact(canon, rules).solved:
+                                    f"{bold.games:,} simulated games (at best "
+                                    f"{_home(bold.reached)}): its hardness is beyond what the "
+                                    f"grade measures")
+            return round(-bold.log10, 9)
+        bold = chance(canon, rules, BOLD, QUICK_GAMES, repeat)
+        if bold.reached is not None and not self._exact(canon, rules).solved:
             return None
-        return round(-log_p, 9)
+        return round(-bold.log10, 9)
 
     def figures(self, deal: R.Deal, rules: R.Rules) -> Figures:
         canon, shift, suits = _to_canonical(deal)
@@ -273,15 +280,16 @@ class AgnesGame(Designable):
         if not result.solved:
             return Figures(False, metrics)
         from solvers.agnes.players import CAREFUL, HASTY
-        bold, bold_games, bold_reached = bold_chance(canon, rules)
-        careful, careful_reached = chance(canon, rules, CAREFUL, PARTICLES)
-        hasty, hasty_reached = chance(canon, rules, HASTY, HASTY_PARTICLES)
-        metrics.update(hardness=None if bold is None else round(-bold, 9), bold_games=bold_games,
-                       careful_log10=round(careful, 9), careful_reached=careful_reached,
-                       hasty_log10=round(hasty, 9), hasty_reached=hasty_reached,
+        bold = bold_chance(canon, rules)
+        careful = chance(canon, rules, CAREFUL, PARTICLES)
+        hasty = chance(canon, rules, HASTY, HASTY_PARTICLES)
+        beyond = bold.reached is not None
+        metrics.update(hardness=None if beyond else round(-bold.log10, 9), bold_games=bold.games,
+                       careful_log10=round(careful.log10, 9), careful_reached=cards_home(careful),
+                       hasty_log10=round(hasty.log10, 9), hasty_reached=cards_home(hasty),
                        solution_moves=len(result.moves))
-        if bold is None:
-            metrics.update(beyond=True, bold_reached=bold_reached)
+        if beyond:
+            metrics.update(beyond=True, bold_reached=bold.reached)
         back = tuple(suits.index(s) for s in range(4))
         moves = [R.Move(m.kind, m.src, m.dst, m.count,
                         m.card and _card(m.card, -shift, back)) for m in result.moves]

@@ -27,7 +27,6 @@ dealt in order, so only the suits.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 import re
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from solvers.montana import api, players
 from solvers.montana.rules import (ROWS, Cell, Move, Redeal, Rules, apply_move, legal_moves,
                                    check_layout, deal_from_seed, format_deal, format_grid,
                                    locked_count, parse_deal, parse_move, redeal, redeal_rng)
-from solvers.result import Limits, SolveResult
+from solvers.result import Chance, Limits, SolveResult
 from solvers.stats import OUTCOME, format_win_summary, tally
 
 _NAME = re.compile(r"^([0-9]+)(-movable-twos)?(?:-redeals([0-9]+)(-random-gaps)?)?$")
@@ -394,8 +393,9 @@ class Montana(Designable):
                                f"{ANALYSIS_STATES:,} layouts or a line of "
                                f"{players.MAX_DEPTH:,} moves")
         won = bool(out[0] > 0)
-        metrics = {"hardness": max(0.0, -math.log10(out[1])) if won else None,
-                   "careful_win": float(out[1]), "random_win": float(out[2]),
+        careful, random_ = (Chance.exactly(float(win)) for win in out[1:])
+        metrics = {"hardness": max(0.0, -careful.log10) if won else None,
+                   "careful_win": careful.win, "random_win": random_.win,
                    "first_moves": int(first), "winning_first_moves": int(winning),
                    "layouts": int(layouts)}
         if won:   # an exact chance: the interval is one value

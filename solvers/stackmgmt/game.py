@@ -17,7 +17,6 @@ stack (:mod:`solvers.stackmgmt.players`).  Every figure is computed on the canon
 """
 from __future__ import annotations
 
-import math
 import random
 import re
 import time
@@ -26,7 +25,7 @@ from dataclasses import dataclass
 
 from solvers.errors import BadInput
 from solvers.game import Designable, Figures, Pool, Replayed, Sheet, harder_than, odds
-from solvers.result import Limits, SolveResult, Status
+from solvers.result import Chance, Limits, SolveResult, Status
 from solvers.stackmgmt import players
 from solvers.stackmgmt.checker import decide
 from solvers.stackmgmt.contest import MAX_CARD, Case
@@ -244,7 +243,7 @@ class StackManagement(Designable):
         stacks = _keys(self.canonical(deal, rules))
         if not players.winnable(stacks):
             return None
-        return _hardness(players.Chances(False, MAX_POSITIONS)(stacks))
+        return _hardness(players.Chances(False, MAX_POSITIONS).chance(stacks))
 
     def figures(self, deal: Deal, rules: Rules) -> Figures:
         """The players' chances, the checker's ace path, the first choice's options and the
@@ -255,16 +254,16 @@ class StackManagement(Designable):
         if not result.solved:
             return Figures(False, {"reason": result.details["reason"]})
         model = self.solve(canon, rules, Limits())
-        careful = players.Chances(False, MAX_POSITIONS)(stacks)
-        eager = players.Chances(True, MAX_POSITIONS)(stacks)
+        careful = players.Chances(False, MAX_POSITIONS).chance(stacks)
+        eager = players.Chances(True, MAX_POSITIONS).chance(stacks)
         rng = random.Random(zlib.crc32(f"{self.format_deal(canon)} random".encode()))
         first = players.choices(players.settle(stacks))
         metrics = {
             "hardness": _hardness(careful),
             "hardness_interval": [_hardness(careful)] * 2,   # an exact chance: no spread
-            "careful_chance": round(careful, 12),
-            "random_chance": round(players.random_chance(stacks, PARTICLES, rng), 12),
-            "eager_chance": round(eager, 12),
+            "careful_chance": round(careful.win, 12),
+            "random_chance": round(players.random_chance(stacks, PARTICLES, rng).win, 12),
+            "eager_chance": round(eager.win, 12),
             "ace_path": len(model.details["path"]),
             "first_choices": len(first),
             "first_safe": sum(map(players.winnable, first)),
@@ -298,8 +297,8 @@ class StackManagement(Designable):
                 f"that sets off a removal wins {eager}; {how}.")
 
 
-def _hardness(chance: float) -> float:
-    return round(-math.log10(chance), 9) + 0.0
+def _hardness(chance: Chance) -> float:
+    return round(-chance.log10, 9) + 0.0
 
 
 def _parse_card(text: str) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from solvers.errors import LimitReached
+from solvers.result import Chance
 
 SHIFT = 16
 Stacks = Sequence[Sequence[int]]
@@ -153,6 +154,10 @@ class Chances:
         self.memo[key] = chance
         return chance
 
+    def chance(self, stacks: Stacks) -> Chance:
+        """The player's exact chance of a win from ``stacks``."""
+        return Chance.exactly(self(stacks))
+
 
 def _random_options(stacks: Stacks) -> list[list[list[int]]]:
     """The positions after each move a random player may make: every removal, and the top
@@ -177,10 +182,11 @@ def _random_options(stacks: Stacks) -> list[list[list[int]]]:
     return out
 
 
-def random_chance(stacks: Stacks, particles: int, rng) -> float:
+def random_chance(stacks: Stacks, particles: int, rng) -> Chance:
     """The chance that a player choosing uniformly among every removal and every move wins,
     estimated by ``particles`` lines drawn with ``rng``: each line keeps to winnable positions
-    and weighs itself by the share of winnable options at each step (an unbiased estimate)."""
+    and weighs itself by the share of winnable options at each step (an unbiased estimate; no
+    interval is measured)."""
     total = 0.0
     for _ in range(particles):
         st = [list(s) for s in stacks]
@@ -192,4 +198,4 @@ def random_chance(stacks: Stacks, particles: int, rng) -> float:
             if safe:
                 st = rng.choice(safe)
         total += weight
-    return total / particles
+    return Chance(total / particles, games=particles)

@@ -46,6 +46,7 @@ import numpy as np
 
 from solvers.errors import LimitReached
 from solvers.game import harder_than, odds
+from solvers.result import Chance
 from solvers.stacksquared import Deal, replay, solve
 from solvers.stacksquared import chances, players as kernels
 from solvers.stacksquared.players import MAX_TRIES
@@ -190,7 +191,8 @@ def stream_seed(deal: Deal, *parts) -> int:
     return zlib.crc32(":".join([str(deal), *map(str, parts)]).encode()) & 0x7FFFFFFF
 
 
-def estimate(steps: np.ndarray, hits: np.ndarray, lineage: np.ndarray, particles: int) -> dict:
+def estimate(steps: np.ndarray, hits: np.ndarray, lineage: np.ndarray,
+             particles: int) -> Chance:
     """The product of the survival shares and its 95% interval: on the log scale, the
     variance is the binomial variance of the steps' shares, sum (1 - p_t) / hits_t, plus the
     between-lineage variance of their product (``players.win_chance``).  The second term holds
@@ -200,11 +202,11 @@ def estimate(steps: np.ndarray, hits: np.ndarray, lineage: np.ndarray, particles
         # No survivor at step t: the earlier shares times a one-sided bound for that step.
         t = int(np.argmin(hits))
         upper = float(np.prod(steps[:t])) * (1.0 - 0.05 ** (1.0 / (MAX_TRIES * particles)))
-        return {"win": 0.0, "interval": [0.0, upper], "particles": particles, "exact": False}
+        return Chance(0.0, (0.0, upper), particles)
     value = float(np.prod(steps))
     spread = 1.96 * math.sqrt(float(np.sum((1.0 - steps) / hits)) + float(lineage[-1]))
-    interval = [value * math.exp(-spread), min(1.0, value * math.exp(spread))]
-    return {"win": value, "interval": interval, "particles": particles, "exact": False}
+    return Chance(value, (value * math.exp(-spread), min(1.0, value * math.exp(spread))),
+                  particles)
 
 
 def line_cells_to_moves(deal: Deal, cells: list[tuple[int, int]]) -> list[Move]:
@@ -220,7 +222,8 @@ def safe_moves(decider: Decider, position: Position) -> list[Move]:
 
 
 def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
-    """Each player's chance to win and the halfway ratio (module docstring)."""
+    """Each player's :class:`Chance` to win (``players``) and the halfway ratio (``halfway``,
+    the random player's chance to get there) (module docstring)."""
     start = tops(Position.start(deal))
     halfway = deal.size // 2
     out, half = {}, None
@@ -238,7 +241,6 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
         out[name] = estimate(steps, hits, lineage, particles)
         if name == "random":
             half = estimate(steps[:halfway], hits[:halfway], lineage[:halfway], particles)
-            half = {"ratio": half.pop("win"), **half}
     return {"players": out, "halfway": half}
 
 
@@ -296,21 +298,16 @@ def to_hardness(chance: float) -> float:
     return -math.log10(max(chance, FLOOR))
 
 
-def hardness(metrics: dict) -> float:
-    """The hardness of the level player's chance to win."""
-    return to_hardness(metrics["players"][LEVEL_PLAYER]["win"])
-
-
 def estimated_hardness(deal: Deal, budget: Budget, repeat: int = 0) -> float | None:
     """The hardness of ``deal`` from the look3 player alone with ``budget`` (None without a
     single stack); with ``DEFAULT_BUDGET`` it equals the grade's figure.  ``repeat`` > 0 draws
     an independent estimate (another random stream), to measure the grade's precision."""
     found = level_estimate(deal, budget, repeat)
-    return None if found is None else round(hardness({"players": {LEVEL_PLAYER: found}}), 6)
+    return None if found is None else round(to_hardness(found.win), 6)
 
 
-def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
-    """The level player's figure (``estimate``, or exact: ``exact_figure``) for ``deal`` with
+def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> Chance | None:
+    """The level player's chance (``estimate``, or exact: ``certified``) for ``deal`` with
     ``budget``, None without a single stack; ``repeat`` as in ``estimated_hardness`` (an exact
     figure is the same for every repeat; whether it is tried rests on the first stream)."""
     canon = canonical_with_map(deal)[0]
@@ -321,20 +318,16 @@ def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> dict | None:
     look, _ = PLAYERS[LEVEL_PLAYER]
     particles = budget.player_particles(canon)[list(PLAYERS).index(LEVEL_PLAYER)]
 
-    def drawn(*stream) -> dict:
+    def drawn(*stream) -> Chance:
         return estimate(*decider.win_chance(start, look, particles,
                                             stream_seed(canon, LEVEL_PLAYER, *stream),
                                             budget.exact_stacks), particles)
 
     found = drawn()
-    bounds = {}
-    if tries_exact(canon, budget, found["win"]):
-        lo, hi, exact = Decider(canon, budget.exact_states).chances(start, 1,
-                                                                    budget.exact_positions)
-        bounds = exact_figure(lo[look], hi[look], exact)
-        if exact:
-            return bounds
-    return within(drawn(repeat) if repeat else found, bounds)
+    if not tries_exact(canon, budget, found.win):
+        return drawn(repeat) if repeat else found
+    lo, hi, exact = Decider(canon, budget.exact_states).chances(start, 1, budget.exact_positions)
+    return certified(found if exact or not repeat else drawn(repeat), lo[look], hi[look], exact)
 
 
 def tries_exact(deal: Deal, budget: Budget, level_win: float) -> bool:
@@ -345,47 +338,30 @@ def tries_exact(deal: Deal, budget: Budget, level_win: float) -> bool:
     return deal.size <= ALWAYS_EXACT_CELLS or level_win <= budget.exact_below
 
 
-def exact_figure(lo: float, hi: float, exact: bool) -> dict:
-    """A chance the exact search found (``exact`` true), or the certified ``bounds`` it left
-    where it stopped at its limit."""
+def certified(found: Chance, lo: float, hi: float, exact: bool) -> Chance:
+    """The chance the exact search found (``exact`` true: ``lo``), else the estimate ``found``
+    within the certified bounds ``lo``, ``hi`` it left where it stopped at its limit."""
     lo, hi = float(lo), float(hi)
-    if exact:
-        return {"win": lo, "interval": [lo, lo], "particles": 0, "exact": True}
-    return {"exact": False, "bounds": [lo, hi]}
+    return Chance.exactly(lo) if exact else found.within(lo, hi)
 
 
-def within(found: dict, bounds: dict) -> dict:
-    """An estimate with the certified ``bounds`` of a stopped exact search (if any), its value
-    and interval clipped to them: the chance lies inside them for sure."""
-    if not bounds:
-        return found
-    lo, hi = bounds["bounds"]
-    low, high = found["interval"]
-    return dict(found, win=min(max(found["win"], lo), hi),
-                interval=[min(max(low, lo), hi), min(max(high, lo), hi)], bounds=[lo, hi])
-
-
-def exact_figures(canon: Deal, budget: Budget, metrics: dict) -> None:
-    """Each player's chance and the halfway ratio made exact where ``budget`` allows
-    (``tries_exact``; a table of their own, as in ``level_estimate``); a figure the search
-    could not finish keeps its estimate, within the certified bounds found."""
-    found = metrics["players"]
-    if LEVEL_PLAYER not in found or not tries_exact(canon, budget, found[LEVEL_PLAYER]["win"]):
+def exact_figures(canon: Deal, budget: Budget, measured: dict) -> None:
+    """The players' chances and the halfway ratio of ``player_figures`` made exact where
+    ``budget`` allows (``tries_exact``; a table of their own, as in ``level_estimate``); a
+    figure the search could not finish keeps its estimate, within the certified bounds found."""
+    found = measured["players"]
+    if LEVEL_PLAYER not in found or not tries_exact(canon, budget, found[LEVEL_PLAYER].win):
         return
     decider = Decider(canon, budget.exact_states)
     start = tops(Position.start(canon))
     lo, hi, exact = decider.chances(start, 1, budget.exact_positions)
     for name in found:
         look, _ = PLAYERS[name]
-        figure = exact_figure(lo[look], hi[look], exact)
-        found[name] = figure if exact else within(found[name], figure)
-    if metrics["halfway"] is not None:
+        found[name] = certified(found[name], lo[look], hi[look], exact)
+    if measured["halfway"] is not None:
         lo, hi, exact = decider.chances(start, canon.size - canon.size // 2,
                                         budget.exact_positions)
-        figure = exact_figure(lo[0], hi[0], exact)
-        if not exact:
-            figure = within({"win": metrics["halfway"]["ratio"], **metrics["halfway"]}, figure)
-        metrics["halfway"] = {"ratio": figure.pop("win"), **figure}
+        measured["halfway"] = certified(measured["halfway"], lo[0], hi[0], exact)
 
 
 def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
@@ -408,17 +384,20 @@ def canonical_figures(canon: Deal, budget: Budget = DEFAULT_BUDGET,
     if replay(canon, moves).stacks() != 1:
         raise AssertionError(f"the reference solution of {canon} does not end in one stack")
     metrics.update(first_move_figures(canon, decider))
-    metrics.update(player_figures(canon, decider, budget))
-    exact_figures(canon, budget, metrics)
+    measured = player_figures(canon, decider, budget)
+    exact_figures(canon, budget, measured)
+    found, half = measured["players"], measured["halfway"]
+    metrics["players"] = {name: chance.to_json() for name, chance in found.items()}
+    metrics["halfway"] = None if half is None else half.to_json("ratio")
     if tree_states is None:
         tree_states = TREE_STATES if canon.size <= TREE_CELLS else 0
     exact = tree_figures(canon, tree_states)
     metrics.update(tree=exact["tree"], solutions=exact["solutions"],
                    min_critical=exact["min_critical"], effort=decider.count)
-    metrics["skill"] = round(to_hardness(metrics["players"]["random"]["win"])
-                             - hardness(metrics), 3)
-    metrics["hardness"] = round(hardness(metrics), 6)
-    low, high = metrics["players"][LEVEL_PLAYER]["interval"]
+    level = found[LEVEL_PLAYER]
+    metrics["skill"] = round(to_hardness(found["random"].win) - to_hardness(level.win), 3)
+    metrics["hardness"] = round(to_hardness(level.win), 6)
+    low, high = level.interval
     metrics["hardness_interval"] = [round(to_hardness(high), 6), round(to_hardness(low), 6)]
     return metrics, moves
 
