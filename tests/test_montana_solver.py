@@ -470,3 +470,22 @@ def test_a_game_replays_each_rounds_line(monkeypatch):
     monkeypatch.setattr(api, "solve_round", overclaiming)
     with pytest.raises(AssertionError, match="line of play locks"):
         solve(cells, rules=Rules(6), redeals=2)
+
+
+@pytest.mark.timeout(60, method="thread")  # a kernel that never returns holds the GIL
+def test_a_reused_table_serves_deals_of_other_ranks():
+    """The process's tables are reused from deal to deal; a deal of other ranks packs its keys
+    otherwise, so the table starts empty for it rather than reading the stamps of the last one
+    at another place (which once looked like a full table: the probe never ended).  Every
+    answer is what the deal gets alone, first in a fresh order."""
+    rng = random.Random(7)
+    cases = [(rng.choice([5, 6]), rng.random() < 0.5, rng.randrange(10 ** 6))
+             for _ in range(60)]
+    search = Search(hop_budgets=(0, 1, 2), pass_states=50)
+
+    def answers(order):
+        return {i: (r.status, r.value) for i in order
+                for n, movable, seed in [cases[i]]
+                for r in [solve_round(deal_from_seed(seed, n), rules=Rules(n, movable_twos=movable),
+                                      search=search)]}
+    assert answers(range(60)) == answers(reversed(range(60)))

@@ -16,18 +16,11 @@ from solvers.montana.moves import MAX_MOVES
 from solvers.montana.rules import (ROWS, Cell, Move, Rules, check_layout, deal_from_seed,
                                    format_deal, format_grid, locked_count, parse_deal, redeal,
                                    redeal_rng, replay)
-from solvers.montana.table import HOP_BITS
+from solvers.montana.search import (DEFAULT_MAX_STATES, FORGET_MAX_NODES, FORGET_MAX_STATES,
+                                    HOP_BITS, Search)
 from solvers.result import Limits, SolveResult, Status
 
-DEFAULT_MAX_STATES = 10_000_000
-#: Moves a forgetting-table search (``forget``, which never stops for memory) gets from the
-#: command lines when given no other limit: with a table of ``FORGET_MAX_STATES`` layouts it
-#: decides 99.9% of random 52-card deals with movable Twos (docs/montana.md).
-FORGET_MAX_NODES = 2_500_000_000
-#: The command lines' table (about 2.7 GB for 52 cards), which forgets when full by default.
-FORGET_MAX_STATES = 40_000_000
 MAX_DEPTH = 1 << 20  # a line of play longer than this ends the search with LIMIT
-MAX_HOP_BUDGET = (1 << HOP_BITS) - 1  # the hops a table key can hold
 # The kernel's per-depth arrays, allocated once (the pages of deep rows only when first used):
 # best line (src, dst, arrangement), moves of each depth (src, dst, arrangement), asleep,
 # count, next, path (src, dst, arrangement), saved first column.
@@ -36,37 +29,6 @@ _WORK = (*(np.empty(MAX_DEPTH, np.int64) for _ in range(3)),
          np.empty((MAX_DEPTH, MAX_MOVES), np.bool_),
          *(np.empty(MAX_DEPTH, np.int64) for _ in range(6)))
 
-
-@dataclass(frozen=True)
-class Search:
-    """How the movable-Twos rule is searched (each part sound; see docs/montana.md).
-
-    ``hop_budgets``: first search the round with at most that many hops (a Two moving between
-    first-column gaps), one pass a budget in turn, each ending after ``pass_states`` layouts; a
-    win found is a win.  Then the whole round, with ``columns`` (column classes) on or off.
-    ``bound``: skip layouts whose bound on the locked cards they can reach is no better than the
-    best seen: with ``reach`` at every layout, from the cells each card can ever reach; else
-    only once the four Twos fill the first column, from the cards that can move at all.
-    ``safe``: once the Twos fill the first column, play a safe move (a card onto its row's
-    locked run) alone when there is one.  Without movable Twos none of this applies.
-    """
-
-    columns: bool = True
-    bound: bool = True
-    reach: bool = True
-    safe: bool = True
-    hop_budgets: tuple[int, ...] = (0, 1, 2, 3)
-    pass_states: int = 5_000_000
-
-    def __post_init__(self) -> None:
-        budgets = tuple(self.hop_budgets)
-        object.__setattr__(self, "hop_budgets", budgets)
-        if any(not 0 <= b <= MAX_HOP_BUDGET for b in budgets) or list(budgets) != sorted(
-                set(budgets)):
-            raise BadInput(f"--hop-budgets must be rising numbers from 0 to {MAX_HOP_BUDGET} "
-                           f"(or none), got {','.join(map(str, budgets)) or 'none'}")
-        if self.pass_states < 1:
-            raise BadInput(f"--pass-states must be at least 1, got {self.pass_states}")
 
 _NONE = dict(columns=False, bound=False, safe=False, hop_budgets=())
 # The movable-Twos searches the checks and benchmarks compare: no reduction, each alone, all.
@@ -139,16 +101,19 @@ def stamps(shift: int) -> int:
 
 
 def _table(max_states: int, words: int, shift: int) -> tuple[np.ndarray, int]:
-    """The process's transposition table (one at a time, reused) and a fresh generation stamp."""
+    """The process's transposition table (one at a time, reused) and a fresh generation stamp.
+    It is cleared when its stamps run out or its keys are packed otherwise (``shift``: another
+    number of ranks), so that every row in it is free or holds a stamp no later than this one
+    (``hashtable.used`` reads a stamp at ``shift``)."""
     size = _table_shape(max_states, words)
     if size not in _tables:
         _tables.clear()
-        _tables[size] = [_huge_zeros(size), 0]
+        _tables[size] = [_huge_zeros(size), 0, shift]
     entry = _tables[size]
     entry[1] += 1
-    if entry[1] == stamps(shift):
+    if entry[1] == stamps(shift) or entry[2] != shift:
         entry[0][:] = 0
-        entry[1] = 1
+        entry[1], entry[2] = 1, shift
     return entry[0], entry[1]
 
 

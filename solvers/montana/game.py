@@ -38,7 +38,8 @@ from solvers.cards import Card
 from solvers.errors import BadInput, LimitReached
 from solvers.game import (GAP, Designable, Figures, Pool, Replayed, Sheet, Tuning, harder_than,
                           odds)
-from solvers.montana import api, players
+from solvers.montana.search import (DEFAULT_MAX_STATES, FORGET_MAX_NODES, FORGET_MAX_STATES,
+                                    Search)
 from solvers.montana.rules import (ROWS, Cell, Move, Redeal, Rules, apply_move, legal_moves,
                                    check_layout, deal_from_seed, format_deal, format_grid,
                                    locked_count, parse_deal, parse_move, redeal, redeal_rng)
@@ -47,7 +48,7 @@ from solvers.stats import OUTCOME, format_win_summary, tally
 
 _NAME = re.compile(r"^([0-9]+)(-movable-twos)?(?:-redeals([0-9]+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
-_BUDGETS = ",".join(map(str, api.Search.hop_budgets))
+_BUDGETS = ",".join(map(str, Search.hop_budgets))
 #: The solver's tuning (keywords of ``Montana.solve``; options of ``solve`` and ``winrate``).
 TUNING = (
     Tuning("redeal_seed", int, None, "Seed of the reshuffles [default: the deal's number, 0 "
@@ -61,7 +62,7 @@ TUNING = (
     Tuning("hop_budgets", str, _BUDGETS,
            "With movable Twos: first look for a win with at most this many Two moves between "
            "first-column gaps, one pass each, in turn (comma-separated; none: no such passes)."),
-    Tuning("pass_states", int, api.Search.pass_states, "Layouts kept in each of those passes.",
+    Tuning("pass_states", int, Search.pass_states, "Layouts kept in each of those passes.",
            low=1),
     Tuning("columns", bool, True, "With movable Twos: search first-column classes, not "
                                   "layouts."),
@@ -86,7 +87,7 @@ def _limit_text(stop: dict | None) -> str:
 
 
 def _search(hop_budgets: str, pass_states: int, columns: bool, bound: bool, reach: bool,
-            safe: bool) -> api.Search:
+            safe: bool) -> Search:
     """The movable-Twos search of the tuning; :class:`BadInput` for bad hop budgets."""
     text = hop_budgets.strip().lower()
     parts = [] if text == "none" else [part.strip() for part in text.split(",")]
@@ -94,7 +95,7 @@ def _search(hop_budgets: str, pass_states: int, columns: bool, bound: bool, reac
         raise BadInput(f"--hop-budgets takes comma-separated numbers or none, got "
                        f"{hop_budgets[:40]!r}")
     budgets = tuple(map(int, parts))
-    return api.Search(columns=columns, bound=bound, reach=reach, safe=safe,
+    return Search(columns=columns, bound=bound, reach=reach, safe=safe,
                       hop_budgets=budgets, pass_states=pass_states)
 #: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
 #: 4,000 random 8-rank deals needs 1.5M.
@@ -167,9 +168,9 @@ class Montana(Designable):
     code_name = "m"
     title = "Montana (Gaps)"
     default_rules = "8"
-    default_limits = Limits(states=api.FORGET_MAX_STATES, nodes=api.FORGET_MAX_NODES)
-    limits_note = (f"The default limits (a forgetting table of {api.FORGET_MAX_STATES:,} layouts, "
-                   f"about 2.7 GB for 52 cards, and {api.FORGET_MAX_NODES:,} moves a deal) decide "
+    default_limits = Limits(states=FORGET_MAX_STATES, nodes=FORGET_MAX_NODES)
+    limits_note = (f"The default limits (a forgetting table of {FORGET_MAX_STATES:,} layouts, "
+                   f"about 2.7 GB for 52 cards, and {FORGET_MAX_NODES:,} moves a deal) decide "
                    f"99.9% of random 52-card deals with movable Twos: half within a second, 92% "
                    f"within a minute, the hardest in up to about 2 hours on one core.")
     tuning = TUNING
@@ -259,7 +260,7 @@ class Montana(Designable):
 
     def solve(self, deal: Sequence[Cell], rules: Variant, limits: Limits,
               redeal_seed: int | None = None, forget: bool = True, prune: bool = False,
-              hop_budgets: str = _BUDGETS, pass_states: int = api.Search.pass_states,
+              hop_budgets: str = _BUDGETS, pass_states: int = Search.pass_states,
               columns: bool = True, bound: bool = True, reach: bool = True,
               safe: bool = True) -> SolveResult:
         """The exact solver round by round: ``states`` is each round's table (layouts stored),
@@ -271,11 +272,12 @@ class Montana(Designable):
         playing loses every round, not that no other end of a round could win.  ``details``:
         ``states``, ``rounds``, and ``first``, the first round's outcome and locked cards.
         """
-        max_states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
+        from solvers.montana import api
+        max_states = DEFAULT_MAX_STATES if limits.states is None else limits.states
         search = _search(hop_budgets, min(pass_states, max_states), columns, bound, reach, safe)
         seed = REDEAL_SEED if redeal_seed is None else redeal_seed
         if forget and limits.nodes is None and limits.seconds is None:
-            limits = Limits(states=limits.states, nodes=api.FORGET_MAX_NODES)
+            limits = Limits(states=limits.states, nodes=FORGET_MAX_NODES)
         game = api.solve(deal, limits, rules.rules, rules.redeals, seed, max_states,
                          prune=prune, search=search, forget=forget)
         rounds = game.details["rounds"]
@@ -338,7 +340,8 @@ class Montana(Designable):
 
     def memory(self, rules: Variant, limits: Limits, **tuning) -> tuple[int, str]:
         """The round's table: ``states`` layouts (the passes' tables are no larger)."""
-        states = api.DEFAULT_MAX_STATES if limits.states is None else limits.states
+        from solvers.montana import api
+        states = DEFAULT_MAX_STATES if limits.states is None else limits.states
         return api.table_bytes(states, rules.ranks), f"--max-states {states}"
 
     def canonical(self, deal: Sequence[Cell], rules: Variant) -> tuple[Cell, ...]:
@@ -377,6 +380,7 @@ class Montana(Designable):
         and winning first moves, the layouts of the round (``layouts``: those with a move), and
         a winning line: at each step the winning move after which the careful player wins most
         often.  Computed on the canonical deal, so every symmetric copy has the same."""
+        from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
         n = rules.ranks

@@ -242,10 +242,11 @@ def _table(max_states: int, words: int, shift: int, columns: int) -> tuple:
     size = 1 << max(10, (max_states * 3 // 2).bit_length())
     entry = _work.get("table")
     if entry is None or entry[0].shape != (size, words) or entry[1].shape[1] != columns:
-        entry = [np.zeros((size, words), np.uint64), np.zeros((size, columns), np.float64), 0]
+        entry = [np.zeros((size, words), np.uint64), np.zeros((size, columns), np.float64), 0,
+                 shift]
         _work["table"] = entry
     entry[2] += 1
-    if entry[2] == stamps(shift):
+    if entry[2] == stamps(shift) or entry[3] != shift:   # as api._table: no stamp from later
         entry[0][:] = 0
-        entry[2] = 1
+        entry[2], entry[3] = 1, shift
     return entry[0], entry[1], np.uint64(shift + HOP_BITS), entry[2]

@@ -31,8 +31,8 @@ import numpy as np
 
 from solvers.hashtable import PI, find, home, used
 from solvers.jit import leaf
+from solvers.montana.search import HOP_BITS
 
-HOP_BITS = 4  # the key field of the hops (hop-budget passes) or the free rows (classes)
 FIRST_SIZE = 1 << 12  # table slots a search starts with; it doubles when half of them are used
 
 
