@@ -1,4 +1,4 @@
-"""Stack Management speed: the whole ``puzzlegen stackmgmt solve`` command on the large practice
+"""Stack Management speed: the whole ``puzzlegen stackmgmt contest`` command on the large practice
 file against interpreter baselines measured in the same run, and the time per card in-process.
 
     nice -n 10 python benchmarks/stackmgmt_bench.py [--repeat 5] [--data DIR]
@@ -68,7 +68,7 @@ def main() -> None:
     print("|---|---|---|---|")
     rows = {"python -c pass": [sys.executable, "-c", "pass"],
             "python -c 'import numpy, click'": [sys.executable, "-c", "import numpy, click"],
-            "puzzlegen stackmgmt solve E-large-practice.in": [exe, "stackmgmt", "solve",
+            "puzzlegen stackmgmt contest E-large-practice.in": [exe, "stackmgmt", "contest",
                                                                str(large)]}
     base = None
     for name, cmd in rows.items():

@@ -103,12 +103,12 @@ def test_montana_winrate_names_max_seconds():
 
 def test_stackmgmt_max_states_and_max_seconds():
     rows = [json.loads(line) for line in
-            run("stackmgmt", "solve", "--brute", "--max-states", "1", "--json",
+            run("stackmgmt", "contest", "--brute", "--max-states", "1", "--json",
                 input=SAMPLE).stdout.splitlines()]
     assert rows[1]["answer"] == "LIMIT"
     assert rows[1]["stopped_by"] == {"limit": "states", "value": 1} and rows[1]["states"] == 1
     big = format_contest([generate("blocked", 60, 40, None, seed=1)])
-    row = json.loads(run("stackmgmt", "solve", "--brute", "--max-seconds", "0.2", "--json",
+    row = json.loads(run("stackmgmt", "contest", "--brute", "--max-seconds", "0.2", "--json",
                          input=big).stdout)
     assert row["answer"] == "LIMIT" and row["stopped_by"] == {"limit": "seconds", "value": 0.2}
 
@@ -120,8 +120,8 @@ ALIASES = [  # (command, former spelling, value, standard spelling)
     (AGNES_RUN, "--seconds", "30", "--max-seconds"),
     (MONTANA, "--seconds", "30", "--max-seconds"),
     (MONTANA_RUN, "--seconds", "30", "--max-seconds"),
-    (["stackmgmt", "solve", "--brute"], "--max-nodes", "1", "--max-states"),
-    (["stackmgmt", "solve", "--brute"], "--seconds", "30", "--max-seconds"),
+    (["stackmgmt", "contest", "--brute"], "--max-nodes", "1", "--max-states"),
+    (["stackmgmt", "contest", "--brute"], "--seconds", "30", "--max-seconds"),
 ]
 ONE_COMMAND_EACH = [ALIASES[i] for i in (0, 2, 4, 5)]   # solve commands: no run needed
 
@@ -182,6 +182,6 @@ def test_help_shows_the_standard_spellings_and_no_empty_range():
     for words, hidden in ((["agnes", "solve"], "--seconds "),
                           (["montana", "winrate"], "--seconds "),
                           (["spider", "solve"], "--seconds "),
-                          (["stackmgmt", "solve"], "--max-nodes")):
+                          (["stackmgmt", "contest"], "--max-nodes")):
         text = run(*words, "--help").stdout
         assert hidden not in text and "--max-seconds" in text

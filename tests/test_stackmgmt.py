@@ -47,27 +47,27 @@ def replay_output(text: str, cases) -> int:
 
 
 def test_sample():
-    result = run("solve", input=SAMPLE)
+    result = run("contest", input=SAMPLE)
     assert result.exit_code == 0
     assert result.output.splitlines() == ["Case #1: POSSIBLE", "Case #2: IMPOSSIBLE"]
 
 
 @pytest.mark.parametrize("name", ["sample", "E-small-practice", "E-large-practice"])
 def test_practice_sets_exactly(name):
-    result = run("solve", str(DATA / f"{name}.in"))
+    result = run("contest", str(DATA / f"{name}.in"))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == answers(DATA / f"{name}.out")
 
 
 @pytest.mark.parametrize("name", ["sample", "E-small-practice"])
 def test_brute_force_on_practice_sets(name):
-    result = run("solve", "--brute", str(DATA / f"{name}.in"))
+    result = run("contest", "--brute", str(DATA / f"{name}.in"))
     assert result.output.splitlines() == answers(DATA / f"{name}.out")
 
 
 def test_explained_small_practice_lines_win():
     path = DATA / "E-small-practice.in"
-    result = run("solve", "--explain", str(path))
+    result = run("contest", "--explain", str(path))
     assert replay_output(result.output, parse_contest(path.read_text())) == \
         sum(a.endswith(" POSSIBLE") for a in answers(DATA / "E-small-practice.out"))
 
@@ -83,7 +83,7 @@ def test_explained_large_cases_win():
 
 
 def test_json_lines():
-    result = run("solve", "--json", "--explain", input=SAMPLE)
+    result = run("contest", "--json", "--explain", input=SAMPLE)
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [r["answer"] for r in rows] == ["POSSIBLE", "IMPOSSIBLE"]
     assert rows[0]["status"] == "solved" and rows[0]["moves"]
@@ -97,7 +97,7 @@ def test_brute_limit_is_not_an_answer():
         limited = solve_brute(parse_contest(SAMPLE)[1], limits)
         assert verdict_word(limited) == "LIMIT"
         assert limited.details["stopped_by"] == {"limit": by, "value": 1}
-    assert "Case #2: LIMIT" in run("solve", "--brute", "--max-states", "1", input=SAMPLE).output
+    assert "Case #2: LIMIT" in run("contest", "--brute", "--max-states", "1", input=SAMPLE).output
     big = generate("blocked", 60, 40, None, seed=1)
     limited = solve_brute(big, Limits(seconds=0.2))
     assert limited.status is Status.LIMIT
@@ -137,13 +137,13 @@ BAD = [
 def test_bad_input_is_one_sentence_and_exit_2(text, message):
     with pytest.raises(BadInput, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_contest(text)
-    result = run("solve", input=text)
+    result = run("contest", input=text)
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and result.output.startswith("error: line ")
 
 
 def test_missing_file_and_bad_options(tmp_path):
-    result = run("solve", str(tmp_path / "nope.in"))
+    result = run("contest", str(tmp_path / "nope.in"))
     assert result.exit_code == 2 and result.output.startswith("error: cannot use")
     out = tmp_path / "g.in"
     result = run("cases", "--kind", "path", "--stacks", "4", "--length", "3", "--out", str(out))
@@ -164,7 +164,7 @@ def test_generate_writes_contest_input_that_solves_as_promised(tmp_path, kind):
                  "--seed", "5", "--out", str(out))
     assert result.exit_code == 0, result.output
     cases = parse_contest(out.read_text())
-    solved = run("solve", "--explain", str(out))
+    solved = run("contest", "--explain", str(out))
     expected = "POSSIBLE" if kind == "path" else "IMPOSSIBLE"
     assert [line for line in solved.output.splitlines() if line.startswith("Case")] == \
         [f"Case #{x}: {expected}" for x in (1, 2, 3)]
@@ -205,10 +205,10 @@ def test_generator_sizes_are_refused_in_one_line(tmp_path, args, message):
 def test_brute_force_is_bounded_by_default():
     """Without --max-states the oracle stores what fits in 2 GB; a large case says LIMIT."""
     big = format_contest([generate("blocked", 60, 40, None, seed=1)])
-    result = run("solve", "--brute", "--max-seconds", "0.3", "--json", input=big)
+    result = run("contest", "--brute", "--max-seconds", "0.3", "--json", input=big)
     assert result.exit_code == 0 and json.loads(result.output)["answer"] == "LIMIT"
     assert json.loads(result.output)["stopped_by"] == {"limit": "seconds", "value": 0.3}
-    result = run("solve", "--brute", "--max-states", "1000000000000000000", input=SAMPLE)
+    result = run("contest", "--brute", "--max-states", "1000000000000000000", input=SAMPLE)
     assert result.exit_code == 2 and "would need" in result.output
 
 

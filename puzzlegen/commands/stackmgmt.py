@@ -28,7 +28,7 @@ def _read(file: str) -> str:
     return data.decode("utf-8", "replace")
 
 
-@cli.command("solve")
+@cli.command("contest")
 @click.argument("file", required=False, default="-")
 @click.option("--brute", is_flag=True,
               help="Use the exhaustive oracle (every play) instead of the graph-path checker.")
