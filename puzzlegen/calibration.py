@@ -123,20 +123,21 @@ def read_figures(path: str) -> list[dict]:
               help="The game's rules (StacksSquared: the grid, e.g. 4x4); default the game's.")
 @click.option("--deals", type=clitools.IntRange(1), default=10_000, show_default=True,
               help="Random deals to grade.")
-@click.option("--seed-start", type=clitools.IntRange(0), default=1, show_default=True,
-              help="The deals are the game's deals of seeds S, S + 1, ...")
+@clitools.option("--seed", deprecated="--seed-start", type=clitools.IntRange(0), default=1,
+                 show_default=True, help="The deals are the game's deals of seeds S, S + 1, ... "
+                                         "(as winrate's --seed).")
 @click.option("--figures", "figures_out", type=click.Path(dir_okay=False),
               help="Also write each deal's figures here (JSON lines, as they arrive).")
 @click.option("--from-figures", type=click.Path(exists=True, dir_okay=False),
               help="Summarise this figures file (of deals of these rules) instead of computing "
-                   "deals; --deals and --seed-start are then not used.")
+                   "deals; --deals and --seed are then not used.")
 @clitools.out_option(help="Calibration file to write (ship it as calibration-KEY.json beside "
                           "the game's module, e.g. solvers/agnes/).")
 @click.option("--resume", is_flag=True,
               help="Continue the run recorded in the --figures file (same game and rules); "
                    "compute only the deals it lacks.")
 @clitools.jobs_option
-def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, out, resume, jobs):
+def main(game_name, rules_text, deals, seed, figures_out, from_figures, out, resume, jobs):
     """Rebuild the difficulty calibration of one game's rules from random deals."""
     game = games.get(game_name)
     if not isinstance(game, games.Designable):
@@ -154,6 +155,7 @@ def main(game_name, rules_text, deals, seed_start, figures_out, from_figures, ou
         records = read_figures(from_figures)
         seed_start = min((r["seed"] for r in records), default=0)
     else:
+        seed_start = seed
         records = compute(game, rules, deals, seed_start, jobs, figures_out, resume)
     if not any(r["won"] is True and not r.get("beyond") for r in records):
         raise BadInput("no winnable deal of measured hardness among the records: nothing to "

@@ -88,3 +88,17 @@ def test_a_calibration_resumes_its_figures_as_every_run_does(tmp_path):
     result = CliRunner().invoke(calibration.main, [*args, "--deals", "40", "--resume"])
     assert result.exit_code == 2 and "line 32: not a record of this run (a winnable deal " \
                                       "without its hardness)" in result.output, result.output
+
+
+def test_calibration_takes_seed_as_every_run_does(tmp_path):
+    """``--seed S`` names the first deal's seed, as ``winrate --seed`` does; ``--seed-start``
+    is its former spelling for one version, with one line on stderr."""
+    tables = {}
+    for option in ("--seed", "--seed-start"):
+        out = tmp_path / f"{option}.json"
+        result = CliRunner().invoke(calibration.main, ["--rules", "3x3", "--deals", "40", option,
+                                                       "5", "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        tables[option] = json.loads(out.read_text())
+        assert ("deprecated" in result.stderr) == (option == "--seed-start")
+    assert tables["--seed"] == tables["--seed-start"] and tables["--seed"]["seed_start"] == 5
