@@ -19,21 +19,9 @@ from puzzlegen import packs, web
 from puzzlegen.web import browser
 from solvers.errors import BadInput
 
-TIMES = """() => {
-  const app = window.puzzlegen.app, g = window.puzzlegen.games[app.pack.game];
-  return app.pack.puzzles.map((puzzle) => {
-    const first = g.start(puzzle);
-    const stored = g.moveCells(first, puzzle.solution[0]);
-    const histories = [[first]].concat(g.legalMoves(first)
-      .filter(([a, b]) => a !== stored.from || b !== stored.to)
-      .map(([a, b]) => [first, g.play(first, a, b)]));
-    return histories.map((history) => {
-      const t = performance.now();
-      const answer = g.hint(history, puzzle);
-      return {ms: performance.now() - t, verdict: answer.verdict || "none"};
-    });
-  });
-}"""
+TIMES = browser.hints_off_the_line(
+    '(() => { const t = performance.now(), answer = g.hint(history, puzzle); '
+    'return {ms: performance.now() - t, verdict: answer.verdict || "none"}; })()')
 
 
 def timed(path: str) -> dict:

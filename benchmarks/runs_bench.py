@@ -41,11 +41,11 @@ LOOP = """
 import sys
 from puzzlegen.winrate import play, warm_up
 from solvers.stacksquared import DEFAULT_LIMITS
-run = dict(game_name="stacksquared", rules_text="4x4", seed=0, limits=DEFAULT_LIMITS,
+run = dict(game_name="stacksquared", rules_text="4x4", limits=DEFAULT_LIMITS,
            tuning={"max_score": True})
-warm_up(**run)
+warm_up("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H", **run)
 for seed in range(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])):
-    play(seed, **run)
+    play(seed, seed=0, **run)
 """
 WINRATE = [sys.executable, "-m", "puzzlegen", "stacksquared", "winrate", "--rules", "4x4",
            "--json"]

@@ -22,7 +22,7 @@ import json
 from functools import partial
 from pathlib import Path
 
-from agnes_winrate import normalised, summary  # this folder's script
+from agnes_winrate import GAME, normalised, summary  # this folder's script
 from puzzlegen import runs, winrate
 from puzzlegen.clitools import jobs_argument
 from solvers.result import Limits
@@ -58,11 +58,12 @@ def main() -> None:
         old = recorded(name)
         limits = {k for k, r in old.items() if r["result"] == "limit"}
         sample = sorted(limits | set(range(0, DEALS, args.every)))
-        keys = dict(game_name="agnes", rules_text=name, seed=SEED,
-                    limits=Limits(nodes=MAX_NODES), tuning={"table_bits": TABLE_BITS})
+        keys = dict(game_name="agnes", rules_text=name, limits=Limits(nodes=MAX_NODES),
+                    tuning={"table_bits": TABLE_BITS})
+        first = GAME.format_deal(GAME.numbered_deal(SEED, 0, GAME.parse_rules(name)))
         new = {r["index"]: r for r in runs.run(
-            partial(winrate.play, **keys), sample, jobs=args.jobs,
-            setup=partial(winrate.warm_up, **keys), desc=name)}
+            partial(winrate.play, seed=SEED, **keys), sample, jobs=args.jobs,
+            setup=partial(winrate.warm_up, first, **keys), desc=name)}
         out += [{"rules": name, **r, "recorded": old[k]} for k, r in new.items()]
         decided = [k for k in sample if k not in limits]
         changed = [k for k in decided if new[k]["result"] != old[k]["result"]]

@@ -423,18 +423,21 @@ def jobs_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(exc.message) from None
 
 
-class FreeCellSeed(click.ParamType):
-    """A Microsoft FreeCell deal number: the shuffle reads 31 bits of the seed, so larger seeds
-    would silently repeat smaller ones and are refused."""
+class DealNumber(click.ParamType):
+    """A deal number among ``seeds`` (a game's ``seeds``: StacksSquared's FreeCell shuffle reads
+    31 bits, so larger numbers would silently repeat smaller ones and are refused)."""
 
     name = "integer"
 
+    def __init__(self, seeds: range) -> None:
+        self.seeds = seeds
+
     def convert(self, value: Any, param: Any, ctx: Any) -> int:
-        seed = INT.convert(value, param, ctx)
-        if seed not in FREECELL_SEEDS:
-            self.fail(f"{seed} is not a FreeCell deal number, 0 to {FREECELL_SEEDS[-1]} (the "
-                      f"shuffle reads 31 bits)", param, ctx)
-        return seed
+        number = INT.convert(value, param, ctx)
+        if number not in self.seeds:
+            self.fail(f"{number} is not a deal number, {self.seeds.start} to {self.seeds[-1]}",
+                      param, ctx)
+        return number
 
 
 class Positive(click.ParamType):
@@ -450,7 +453,6 @@ class Positive(click.ParamType):
 
 
 JOBS = Jobs()
-FREECELL_SEED = FreeCellSeed()
 POSITIVE = Positive()
 #: A count that a numba kernel takes as a 64-bit integer (a node or state limit).
 COUNT = IntRange(1, LARGEST)

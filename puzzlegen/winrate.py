@@ -76,13 +76,14 @@ def summarize(game: games.Game, rules, records: list[dict]) -> dict:
             **game.summary(records, rules)}
 
 
-def warm_up(game_name: str, rules_text: str, seed: int, limits: Limits, tuning: dict) -> None:
-    """Load the game's kernels (a run's setup, so that no deal's time is the loading's): the
-    run's first deal solved with a limit of one node."""
+def warm_up(deal_text: str, game_name: str, rules_text: str, limits: Limits,
+            tuning: dict) -> None:
+    """Load the game's kernels (a run's setup, or before a solve, so that no deal's time is
+    the loading's): ``deal_text`` solved with a limit of one node."""
     game = games.get(game_name)
     rules = game.parse_rules(rules_text)
-    game.solve(game.numbered_deal(seed, game.run_numbers(seed, 0, 1)[0], rules), rules,
-               Limits(nodes=1, states=limits.states), **tuning)
+    game.solve(game.parse_deal(deal_text, rules), rules, Limits(nodes=1, states=limits.states),
+               **tuning)
 
 
 def win_rate(game: games.Game, rules, seed: int, start: int, deals: int, limits: Limits,
@@ -99,7 +100,8 @@ def win_rate(game: games.Game, rules, seed: int, start: int, deals: int, limits:
                       key=game.deal_key,
                       fingerprint={"command": f"{game.name} winrate", **settings},
                       check=partial(check, **keys),
-                      setup=partial(warm_up, **keys, limits=limits, tuning=tuning),
+                      setup=partial(warm_up, game.format_deal(game.numbered_deal(
+                          seed, numbers[0], rules)), game.name, text, limits, tuning),
                       desc=f"{game.name} {text}", **run)
     # The summary keeps the records without their lines: a million deals stay small.
     records = [{k: v for k, v in record.items() if k != "moves"} for record in solved]

@@ -104,6 +104,9 @@ def error_line(run: forked.Run) -> str:
     (["stacksquared", "solve", "--seeds", "0..1_0"], "malformed seed range '0..1_0'"),
     (["montana", "solve", "--seed", "1", "--max-seconds", "1_0"], "written in the digits 0-9"),
     (["stacksquared", "winrate", "--deals", "2", "--scheduler", ""], "an empty address"),
+    # Reaching a seed's deal K replays K shuffles: a start beyond a million is refused.
+    (["agnes", "winrate", "--rules", "Up-Suit-None", "--deals", "2", "--start", "100000000"],
+     "a run starts at deal 1,000,000 of a seed at most"),
 ])
 def test_bad_input_is_one_line_before_any_work(cwd, args, fragment):
     run = forked.run(["puzzlegen", *args], cwd, patience=20)

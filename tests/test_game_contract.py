@@ -188,3 +188,16 @@ def test_one_check_of_a_line_for_every_game(name):
         assert game.line_problem(deal, rules, text, result.solved, result.value + 1) == \
             f"reaches {result.value:,}, not the {result.value + 1:,} it claims"
     assert game.line_problem(deal, rules, ["not a move"], result.solved)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_tuning_default_is_the_solvers_own(name):
+    """A ``Tuning`` names a keyword of ``solve`` and gives the default ``solve`` has, so that
+    an option left out of a command and a library call without it solve alike."""
+    import inspect
+    game = games.get(name)
+    params = inspect.signature(game.solve).parameters
+    for tune in game.tuning:
+        assert tune.name in params, tune.name
+        assert params[tune.name].default == tune.default, tune.name
+        assert tune.kind in (bool, int, str) and tune.help

@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+from puzzlegen.web import browser
 from solvers.errors import BadInput
 from solvers.montana import rules as R
 from solvers.montana.game import GAME, Variant
@@ -299,17 +300,7 @@ def test_a_pack_the_page_cannot_play_is_one_error_line(tmp_path):
         "the page plays one round with fixed Twos, not the rules 8-movable-twos\n"
 
 
-HINTS_OFF_THE_LINE = """() => {
-  const app = window.puzzlegen.app, g = window.puzzlegen.games[app.pack.game];
-  return app.pack.puzzles.map((puzzle) => {
-    const first = g.start(puzzle);
-    const stored = g.moveCells(first, puzzle.solution[0]);
-    const histories = [[first]].concat(g.legalMoves(first)
-      .filter(([a, b]) => a !== stored.from || b !== stored.to)
-      .map(([a, b]) => [first, g.play(first, a, b)]));
-    return histories.map((history) => g.hint(history, puzzle).verdict || "none");
-  });
-}"""
+HINTS_OFF_THE_LINE = browser.hints_off_the_line('g.hint(history, puzzle).verdict || "none"')
 
 
 def test_page_hints_at_the_start_and_after_each_first_move_off_the_line(game):

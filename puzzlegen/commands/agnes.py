@@ -9,16 +9,13 @@ from puzzlegen.commands.design import add_game_commands
 from puzzlegen.commands.solving import (code_option, from_code, limit_options, make_limits,
                                         split_tuning, tuning_options)
 from solvers import stats
+from solvers.agnes.game import GAME, MAX_SKIP
 from solvers.errors import BadInput
-from solvers.agnes.game import GAME
-
 
 rules_option = click.option("--rules", "rules_name", default=None,
                             help="Rule variant <Up|Down>-<Suit|Color>-<None|Any1|AnyRun|High1|"
                                  "HighRun>[-NoSplit], case-insensitive, e.g. Up-Suit-None.  "
                                  "Required unless --code names them.")
-#: Deals a seed skips at most (reaching deal K replays K shuffles, about 30 seconds a million).
-MAX_SKIP = 1_000_000
 
 
 cli = clitools.group("agnes", help="Agnes Sorel solitaire (every quagnes 1.1.0 rule variant): "

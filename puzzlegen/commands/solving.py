@@ -125,7 +125,7 @@ def solve_command(game: games.Game) -> click.Command:
 
     @click.command("solve")
     @click.argument("deal", nargs=-1)
-    @click.option("--seed", type=SeedType(game), help="Deal the game's deal number N.")
+    @click.option("--seed", type=clitools.DealNumber(game.seeds), help="Deal the game's deal number N.")
     @code_option
     @click.option("--seeds", "seed_range", metavar="A..B",
                   help="Solve the deals of seeds A..B (inclusive) as a run; prints JSON lines.")
@@ -161,20 +161,22 @@ def solve_command(game: games.Game) -> click.Command:
         if seed_range is not None or input_file is not None:
             if choices:
                 raise BadInput("--choices takes one deal, not --seeds or --input")
-            specs = ([("seed", s) for s in clitools.parse_seed_range(seed_range, game.seeds)]
-                     if seed_range is not None else
-                     [("deal", text) for text in read_deal_lines(game, rules, input_file)])
+            # Seeds stay a range (a billion of them take no memory); deals are their texts.
+            specs = (clitools.parse_seed_range(seed_range, game.seeds)
+                     if seed_range is not None else read_deal_lines(game, rules, input_file))
+            first = specs[0] if isinstance(specs[0], str) else \
+                game.format_deal(game.deal_from_seed(specs[0], rules))
             keys = dict(game_name=game.name, rules_text=rules_text, limits=limits,
                         tuning=tuning)
             for out in runs.run(partial(solve_spec, **keys), specs, jobs=jobs,
-                                scheduler=scheduler, setup=partial(warm_up, specs[0], **keys),
+                                scheduler=scheduler, setup=partial(winrate.warm_up, first, **keys),
                                 desc=f"{game.name} deals"):
                 clitools.emit_json(out)
             return
         if code is None:
             the_deal, rules = read_deal(game, rules, deal_text, seed)
-        warm_up(("deal", game.format_deal(the_deal)), game_name=game.name,
-                rules_text=rules_text, limits=limits, tuning=tuning)  # not the solve's time
+        winrate.warm_up(game.format_deal(the_deal), game_name=game.name, rules_text=rules_text,
+                        limits=limits, tuning=tuning)  # the loading is not the solve's time
         firsts = game.first_moves(the_deal, rules) if choices else []
         if firsts is None:
             raise BadInput(f"--choices: the {game.title} solver cannot start mid-game")
@@ -200,22 +202,6 @@ def solve_command(game: games.Game) -> click.Command:
             clitools.echo_choices(out["choices"], "the deal")
 
     return with_note(solve, game)
-
-
-class SeedType(click.ParamType):
-    """A deal number of the game (its ``seeds``)."""
-
-    name = "integer"
-
-    def __init__(self, game: games.Game) -> None:
-        self.seeds = game.seeds
-
-    def convert(self, value, param, ctx) -> int:
-        number = clitools.INT.convert(value, param, ctx)
-        if number not in self.seeds:
-            self.fail(f"{number} is not a deal number, {self.seeds.start} to {self.seeds[-1]}",
-                      param, ctx)
-        return number
 
 
 def read_deal_lines(game: games.Game, rules, source: str) -> list[str]:
@@ -244,23 +230,16 @@ def as_record(game: games.Game, result) -> dict:
     return {**result.to_json(), "moves": [game.format_move(m) for m in result.moves]}
 
 
-def solve_spec(spec: tuple[str, object], game_name: str, rules_text: str, limits: Limits,
+def solve_spec(spec: int | str, game_name: str, rules_text: str, limits: Limits,
                tuning: dict) -> dict:
-    """A run's function: ``("seed", N)`` or ``("deal", TEXT)`` -> the solve's record, its line
-    replayed by the rules first."""
+    """A run's function: a seed, or a deal's text -> the solve's record with its ``seed`` or
+    ``deal``, its line replayed by the rules first."""
     game = games.get(game_name)
     rules = game.parse_rules(rules_text)
-    kind, value = spec
-    seed = value if kind == "seed" else None
-    deal = game.deal_from_seed(value, rules) if seed is not None else \
-        game.parse_deal(value, rules)
-    return {kind: value, **as_record(game, winrate.solved(game, seed, deal, rules, limits,
-                                                          tuning))}
-
-
-def warm_up(spec, **keys) -> None:
-    """Load the game's kernels (a run's setup): the first deal with a limit of one node."""
-    solve_spec(spec, **{**keys, "limits": Limits(nodes=1, states=keys["limits"].states)})
+    seed = None if isinstance(spec, str) else spec
+    deal = game.parse_deal(spec, rules) if seed is None else game.deal_from_seed(seed, rules)
+    return {"deal" if seed is None else "seed": spec,
+            **as_record(game, winrate.solved(game, seed, deal, rules, limits, tuning))}
 
 
 def with_note(command: click.Command, game: games.Game) -> click.Command:

@@ -40,7 +40,8 @@ def decision_states(max_states: int | None, cells: int) -> int:
 
 @click.command()
 @click.argument("deal", required=False)
-@click.option("--seed", type=clitools.FREECELL_SEED, help="Deal with FreeCell deal number N.")
+@click.option("--seed", type=clitools.DealNumber(GAME.seeds),
+              help="Deal with FreeCell deal number N.")
 @code_option
 @click.option("--moves", default="", metavar="MOVES",
               help='Moves played so far, e.g. "9H-TS 8H-9H" (mover-destination top cards).')

@@ -61,3 +61,20 @@ def headless(width: int = 1000, height: int = 800) -> Iterator:
             yield context
         finally:
             context.close()
+
+
+def hints_off_the_line(per_hint: str) -> str:
+    """A script for ``page.evaluate``: for every puzzle of the page's pack, ``per_hint``
+    (a JavaScript expression of ``g``, ``history`` and ``puzzle``) for each history of one
+    move from the start off the stored line, and for the start itself."""
+    return """() => {
+  const app = window.puzzlegen.app, g = window.puzzlegen.games[app.pack.game];
+  return app.pack.puzzles.map((puzzle) => {
+    const first = g.start(puzzle);
+    const stored = g.moveCells(first, puzzle.solution[0]);
+    const histories = [[first]].concat(g.legalMoves(first)
+      .filter(([a, b]) => a !== stored.from || b !== stored.to)
+      .map(([a, b]) => [first, g.play(first, a, b)]));
+    return histories.map((history) => (%s));
+  });
+}""" % per_hint

@@ -114,6 +114,10 @@ def page_rules(rules: R.Rules) -> dict:
             "emptyTakes": R.EMPTY_TAKES[rules.empty], "split": rules.split}
 
 
+#: The furthest deal of a seed a run or a solve starts at.
+MAX_SKIP = 1_000_000
+
+
 def _table_bits(limits: Limits, table_bits: int) -> int:
     """The losing-state table's size: ``table_bits``, smaller where ``limits.states`` is."""
     if limits.states is None:
@@ -181,7 +185,11 @@ class AgnesGame(Designable):
         return Replayed(board.score == 52, board.score)
 
     def run_numbers(self, seed: int, start: int, count: int) -> range:
-        """A run's deals are deals ``start ..`` of ``seed``, as quagnes deals them."""
+        """A run's deals are deals ``start ..`` of ``seed``, as quagnes deals them; a start
+        beyond :data:`MAX_SKIP` is refused (reaching deal K replays K shuffles)."""
+        if start > MAX_SKIP:
+            raise BadInput(f"--start {start:,}: a run starts at deal {MAX_SKIP:,} of a seed at "
+                           f"most (reaching deal K replays K shuffles, about 30 s a million)")
         return range(start, start + count)
 
     def numbered_deal(self, seed: int, number: int, rules: R.Rules) -> R.Deal:
