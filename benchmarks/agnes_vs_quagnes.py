@@ -87,12 +87,12 @@ def run_variant(name: str, start: int, deals: int, seed: int, q_max: int, our_ma
 
 def whole_run_cpu(name: str, start: int, deals: int, seed: int, our_max: int) -> float:
     """CPU seconds of a whole in-process ``agnes winrate --jobs 1`` run, in a fresh process."""
-    code = ("import sys, time; from puzzlegen.commands.agnes import cli; t = time.process_time(); "
+    code = ("import sys, time; from puzzlegen.cli import cli; t = time.process_time(); "
             "cli.main(sys.argv[1:], standalone_mode=False); "
             "print(time.process_time() - t, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code, "winrate", "--rules", name, "--deals",
-                           str(deals), "--start", str(start), "--seed", str(seed), "--max-nodes",
-                           str(our_max), "--jobs", "1", "--json"],
+    done = subprocess.run([sys.executable, "-c", code, "agnes", "winrate", "--rules", name,
+                           "--deals", str(deals), "--start", str(start), "--seed", str(seed),
+                           "--max-nodes", str(our_max), "--jobs", "1", "--json"],
                           check=True, capture_output=True, text=True)
     return float(done.stderr.split()[-1])
 

@@ -16,23 +16,28 @@ from solvers import game as games, stats
 from solvers.result import Limits, SolveResult, Status
 
 
-def checked(game: games.Game, deal, rules, result: SolveResult) -> SolveResult:
-    """``result`` once its line replays by the game's rules to the win and the value it claims
-    (else ``AssertionError``: a solver bug, never a result)."""
+def checked(game: games.Game, deal, rules, result: SolveResult,
+            played: list = ()) -> SolveResult:
+    """``result`` once its line, after the moves ``played`` before its start, replays from
+    ``deal`` by the game's rules to the win and the value it claims (else ``AssertionError``:
+    a solver bug, never a result)."""
     if result.solved or result.moves:
-        problem = game.line_problem(deal, rules, result.moves, result.solved, result.value)
+        problem = game.line_problem(deal, rules, [*played, *result.moves], result.solved,
+                                    result.value)
         if problem:
             raise AssertionError(f"the {game.name} solver's line {problem}")
     return result
 
 
 def solved(game: games.Game, number: int | None, deal, rules, limits: Limits,
-           tuning: dict) -> SolveResult:
-    """The solve of ``deal`` (numbered ``number``, or None for a deal given as text), its line
-    replayed by the rules."""
+           tuning: dict, played: list = (), start=None) -> SolveResult:
+    """The solve of ``deal`` (numbered ``number``, or None for a deal given as text), from
+    ``start``, the position the moves ``played`` reach (``Game.start_after``), if given; its
+    line replayed by the rules."""
+    tuning = tuning if start is None else {**tuning, "start": start}
     result = (game.solve(deal, rules, limits, **tuning) if number is None else
               game.solve_numbered(number, deal, rules, limits, **tuning))
-    return checked(game, deal, rules, result)
+    return checked(game, deal, rules, result, played)
 
 
 def play(number: int, game_name: str, rules_text: str, seed: int, limits: Limits,

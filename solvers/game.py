@@ -189,6 +189,15 @@ class Game(ABC):
     def format_move(self, move: Any) -> str:
         return str(move)
 
+    #: What separates the moves of a line in text (``"; "`` where a move's text has spaces).
+    move_separator: str = " "
+
+    def parse_line(self, text: str) -> list:
+        """The moves of a line's text (:attr:`move_separator` or new lines between moves)."""
+        cut = self.move_separator.strip()
+        parts = text.replace(cut, "\n").splitlines() if cut else text.split()
+        return [self.parse_move(part.strip()) for part in parts if part.strip()]
+
     @abstractmethod
     def replay(self, deal: Any, rules: Any, moves: list) -> Replayed:
         """Play ``moves`` from the deal by the rules module; :class:`BadInput` naming the first
@@ -197,7 +206,9 @@ class Game(ABC):
     @abstractmethod
     def solve(self, deal: Any, rules: Any, limits: Limits, **tuning) -> SolveResult:
         """Exact: ``solved`` with a winning line, ``unsolvable``, or ``limit`` (naming the limit
-        in ``details["stopped_by"]``); ``tuning``: values of the game's :attr:`tuning`."""
+        in ``details["stopped_by"]``); ``tuning``: values of the game's :attr:`tuning`, and
+        ``start``, a position of :meth:`start_after`, where the game has one (the line then
+        continues from it)."""
 
     def run_numbers(self, seed: int, start: int, count: int) -> range:
         """The numbers (:attr:`deal_key`) of a run's deals ``start .. start + count - 1`` of
@@ -220,10 +231,22 @@ class Game(ABC):
         from the deal's number overrides it)."""
         return self.solve(deal, rules, limits, **tuning)
 
-    def first_moves(self, deal: Any, rules: Any) -> list[tuple[Any, Any]] | None:
-        """Each legal first move with the deal it leads to, one the solver can start from (a
-        solve's ``--choices``); None (this default): the solver cannot start mid-game."""
+    def start_after(self, deal: Any, rules: Any, moves: list) -> Any:
+        """The position ``moves`` reach from the deal (checked by the rules), as :meth:`solve`
+        takes it in its ``start`` keyword (a solve's ``--moves``); :class:`BadInput` naming an
+        illegal move, or (this default) saying that the solver starts only from a deal."""
+        raise BadInput(f"the {self.title} solver starts from a deal, not after moves")
+
+    def first_moves(self, deal: Any, rules: Any,
+                    start: Any = None) -> list[tuple[Any, Any]] | None:
+        """Each legal move of ``start`` (of the deal's start when None) with the position it
+        leads to, as :meth:`solve` takes it in ``start`` (a solve's ``--choices``); None (this
+        default): the solver cannot start mid-game."""
         return None
+
+    def show_start(self, start: Any) -> str:
+        """A position of :meth:`start_after` for people."""
+        return self.show_deal(start)
 
     def record(self, deal: Any, rules: Any, result: SolveResult) -> dict:
         """The fields a run's per-deal record keeps of ``result`` beyond its outcome, value,

@@ -6,10 +6,9 @@ from click.testing import CliRunner
 
 from puzzlegen.cli import cli
 from puzzlegen.runs import read_records
-from solvers.agnes import (MAX_LINE, Move, deal_from_seed, limit_text, parse_move, parse_rules,
-                           replay, solve)
+from solvers.agnes import (MAX_LINE, deal_from_seed, limit_text, parse_move, parse_rules, replay,
+                           solve)
 from solvers.agnes.rules import format_deck
-from solvers.cards import Card
 from solvers.result import SolveResult, Status
 
 
@@ -17,21 +16,15 @@ def run(*args):
     return CliRunner().invoke(cli, ["agnes", *args])
 
 
-def _move(obj):
-    kind = {"deal": "deal", "foundation": "found", "tableau": "tableau"}[obj["type"]]
-    card = Card.parse(obj["card"]) if "card" in obj else None
-    return Move(kind, obj.get("from", 0), obj.get("to", 0), obj.get("count", 0), card)
-
-
 def test_solve_json_line_replays():
-    result = run("solve", "--rules", "up-suit-anyrun-nosplit", "--seed", "5", "--index", "139",
+    result = run("solve", "--rules", "up-suit-anyrun-nosplit", "--seed", "5", "--start", "139",
                  "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["status"] == "solved" and out["result"] == "won" and out["max_score"] == 52
+    assert out["status"] == "solved" and out["value"] == out["max_score"] == 52
     assert out["nodes"] > 0 and "states" not in out
     board = replay(deal_from_seed(5, 139), parse_rules("Up-Suit-AnyRun-NoSplit"),
-                   [_move(m) for m in out["moves"]])
+                   [parse_move(m) for m in out["moves"]])
     assert board.score == 52
 
 
@@ -41,20 +34,21 @@ def test_solve_after_moves_continues_from_the_position_they_reach():
     the rule book); a losing prefix is told lost, and the moves are numbered on from it."""
     rules = parse_rules("Up-Suit-AnyRun-NoSplit")
     deal = deal_from_seed(5, 139)
-    full = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+    full = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--start", "139",
                           "--json").output)
-    prefix = [_move(m) for m in full["moves"][:40]]
+    prefix = [parse_move(m) for m in full["moves"][:40]]
     text = "; ".join(str(m) for m in prefix)
-    out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+    out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--start", "139",
                          "--moves", text, "--json").output)
-    assert out["moves_played"] == 40 and out["result"] == "won"
-    assert replay(deal, rules, prefix + [_move(m) for m in out["moves"]]).score == 52
-    lost = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+    assert out["moves_played"] == 40 and out["status"] == "solved"
+    assert replay(deal, rules, prefix + [parse_move(m) for m in out["moves"]]).score == 52
+    lost = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--start", "139",
                           "--moves", "deal; deal", "--json").output)
-    assert lost["result"] == "lost" and lost["moves_played"] == 2
-    readable = run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+    assert lost["status"] == "unsolvable" and lost["moves_played"] == 2
+    readable = run("solve", "--rules", rules.name, "--seed", "5", "--start", "139",
                    "--moves", text.replace("; ", "\n")).output
-    assert "after 40 moves" in readable and f"  41. {_move(out['moves'][0])}" in readable
+    assert "after 40 moves:" in readable and "pile 7:" in readable
+    assert f"\nsolution from move 41: {out['moves'][0]}; " in readable
 
 
 def test_choices_say_which_legal_moves_keep_the_deal_winnable():
@@ -63,7 +57,7 @@ def test_choices_say_which_legal_moves_keep_the_deal_winnable():
     rules = parse_rules("Up-Suit-AnyRun-NoSplit")
     deal = deal_from_seed(5, 139)
     for prefix in ([], [parse_move("6D from pile 6 to foundation")]):
-        out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--index", "139",
+        out = json.loads(run("solve", "--rules", rules.name, "--seed", "5", "--start", "139",
                              "--moves", "; ".join(map(str, prefix)), "--choices", "--json").output)
         board = replay(deal, rules, prefix)
         named = out["choices"]["won"] + out["choices"]["lost"] + out["choices"]["limit"]
@@ -74,41 +68,45 @@ def test_choices_say_which_legal_moves_keep_the_deal_winnable():
             plain = solve(deal, rules, start=after, prune=0x10)
             assert plain.solved == (text in out["choices"]["won"]), text
     assert out["choices"]["won"] and json.loads(run(
-        "solve", "--rules", rules.name, "--seed", "5", "--index", "139", "--choices",
+        "solve", "--rules", rules.name, "--seed", "5", "--start", "139", "--choices",
         "--json").output)["choices"]["lost"] == ["deal"]
 
 
 def test_choices_a_limit_left_open_are_said_so():
-    out = run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index", "139",
+    out = run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--start", "139",
               "--choices", "--max-nodes", "40").output
     assert "choices: 0 of 7 legal moves keep the deal winnable, 7 undecided (the limit " \
            "stopped their search)" in out
     assert out.count("\n  limit ") == 7
 
 def _untimed(output):
-    return [line for line in output.splitlines() if not line.startswith("result:")]
+    return [line for line in output.splitlines() if not line.startswith("nodes:")]
 
 
 def test_solve_readable_and_deck_file_in_both_formats(tmp_path):
     deal = deal_from_seed(5, 83)
-    seeded = run("solve", "--rules", "Up-Color-High1", "--seed", "5", "--index", "83")
-    assert seeded.exit_code == 0 and "winning line:" in seeded.output
-    assert "   1. " in seeded.output and "pile 7:" in seeded.output
+    seeded = run("solve", "--rules", "Up-Color-High1", "--seed", "5", "--start", "83")
+    assert seeded.exit_code == 0 and "\nsolution: " in seeded.output
+    assert seeded.output.startswith(format_deck(deal) + "\n")
     for quagnes in (False, True):
         path = tmp_path / f"deck{quagnes}.txt"
         path.write_text(format_deck(deal, quagnes=quagnes))
-        from_file = run("solve", "--rules", "Up-Color-High1", "--deck", str(path))
+        from_file = run("solve", "--rules", "Up-Color-High1", "--deal-file", str(path))
         assert from_file.exit_code == 0
         assert _untimed(from_file.output) == _untimed(seeded.output)
+    former = run("solve", "--rules", "Up-Color-High1", "--deck", str(path))
+    assert former.stderr == "puzzlegen: --deck is deprecated; use --deal-file\n"
+    assert _untimed(former.stdout) == _untimed(seeded.output)
 
 
 def test_limit_is_reported_as_limit_naming_the_limit():
-    args = ["solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--index", "9",
+    args = ["solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--start", "9",
             "--max-nodes", "50"]
     out = json.loads(run(*args, "--json").output)
-    assert out["status"] == "limit" and out["result"] == "limit" and out["nodes"] <= 50
+    assert out["status"] == "limit" and out["nodes"] <= 50
     assert out["stopped_by"] == {"limit": "nodes", "value": 50}
-    assert "result: unknown: the search stopped at the limit of 50 nodes; " in run(*args).output
+    assert "\nnot decided: the search stopped at the limit of 50 nodes; max score " \
+        in run(*args).output
 
 
 def test_the_depth_limit_is_named_too():
@@ -121,9 +119,9 @@ def test_a_table_too_small_still_never_goes_round_in_circles():
     """The states of the line being searched stay in the table whatever else it forgets, so a
     search with a table far too small ends at the node limit, not at the depth limit (as it
     did, after 656,978 nodes, when the line's states could be evicted)."""
-    out = json.loads(run("solve", "--rules", "Up-Color-Any1", "--seed", "1", "--index", "2",
+    out = json.loads(run("solve", "--rules", "Up-Color-Any1", "--seed", "1", "--start", "2",
                          "--table-bits", "10", "--max-nodes", "1000000", "--json").output)
-    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "nodes", "value": 1000000}
+    assert out["status"] == "limit" and out["stopped_by"] == {"limit": "nodes", "value": 1000000}
 
 
 def test_winrate_json_and_per_deal_lines(tmp_path):
@@ -137,11 +135,12 @@ def test_winrate_json_and_per_deal_lines(tmp_path):
     for line in lines:
         assert {"index", "result", "value", "nodes", "max_score", "seconds"} <= set(line)
         assert ("stopped_by" in line) == (line["result"] == "limit")
-    for line in lines[3:]:   # deal K of the seed, as `solve --index K` deals it
+    for line in lines[3:]:   # deal K of the seed, as `solve --start K` deals it
         alone = json.loads(run("solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5",
-                               "--index", str(line["index"]), "--max-nodes", "20000",
+                               "--start", str(line["index"]), "--max-nodes", "20000",
                                "--json").output)
-        assert (alone["result"], alone["nodes"]) == (line["result"], line["nodes"])
+        assert (alone["status"], alone["nodes"]) == (
+            {"won": "solved", "lost": "unsolvable"}.get(line["result"], "limit"), line["nodes"])
     for key in ("won", "lost", "limit"):
         assert summary[key] == sum(line["result"] == key for line in lines)
     assert summary["limit"] > 0 and summary["win_rate"]["deals"] == 6 - summary["limit"]
@@ -151,9 +150,15 @@ def test_winrate_json_and_per_deal_lines(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["solve", "--rules", "Up-Suit-Nothing", "--seed", "1"], "unknown rules"),
-    (["solve", "--rules", "Up-Suit-None"], "exactly one of --seed"),
-    (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--deck", "x.txt"], "exactly one of"),
-    (["solve", "--rules", "Up-Suit-None", "--deck", "/no/such/deck.txt"], "cannot read deck file"),
+    (["solve", "--rules", "Up-Suit-None"], "exactly one of a DEAL, --seed N"),
+    (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--deal-file", "x.txt"],
+     "exactly one of"),
+    (["solve", "--rules", "Up-Suit-None", "--deal-file", "/no/such/deck.txt"],
+     "cannot use /no/such/deck.txt"),
+    (["solve", "--rules", "Up-Suit-None", "--code", "x", "--start", "3"],
+     "--start K takes --seed N"),
+    (["solve", "--rules", "Up-Suit-None", "--seeds", "1..2", "--moves", "deal"],
+     "--moves takes one deal"),
     (["winrate", "--rules", "sideways", "--deals", "3"], "unknown rules"),
     (["solve", "--rules", "Up-Suit-None", "--seed", "1", "--moves", "deal; fly"],
      "--moves: malformed move 'fly'"),
@@ -173,5 +178,5 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
 def test_bad_deck_files(tmp_path, text, message):
     path = tmp_path / "deck.txt"
     path.write_text(text)
-    result = run("solve", "--rules", "Up-Suit-None", "--deck", str(path))
+    result = run("solve", "--rules", "Up-Suit-None", "--deal-file", str(path))
     assert result.exit_code == 2 and message in result.output and result.output.count("\n") == 1

@@ -74,8 +74,8 @@ def error_line(run: forked.Run) -> str:
      "impossible grid 52x52"),
     (["stacksquared", "solve", "--seed", "1", "--rules", "99999999999999999999999x2"],
      "impossible grid 99999999999999999999999x2"),
-    (["agnes", "solve", "--rules", "up-suit-none", "--seed", "1", "--index", "100000000"],
-     "--index"),
+    (["agnes", "solve", "--rules", "up-suit-none", "--seed", "1", "--start", "100000000"],
+     "a run starts at deal 1,000,000 of a seed at most"),
     # Memory-sizing options: each would need petabytes.
     (["montana", "solve", "--seed", "1", "--max-states", HUGE], "would need"),
     (["stacksquared", "grade", "--seed", "1", "--tree-states", HUGE], "would need"),
@@ -96,7 +96,8 @@ def error_line(run: forked.Run) -> str:
     (["stackmgmt", "contest", "empty.txt"], "the input is empty"),
     (["spider", "dof", "--foo"], "No such option"),
     (["nosuch"], "No such command"),
-    (["agnes", "solve", "--seed", "1"], "give --rules (or a --code"),
+    (["stacksquared", "solve", "--seed", "1", "--moves", "KH-KD"],
+     "--moves: the StacksSquared (Birds of a Feather) solver starts from a deal, not after"),
     (["stacksquared", "solve", "--seed", "1", "--seeds", "0..2", "x", "y"], "give exactly one of"),
     # Numbers only in the digits 0-9: Python's int() would read these as 10.
     (["stacksquared", "solve", "--seed", "1_0"], "not an integer written in the digits 0-9"),

@@ -53,10 +53,31 @@ def test_deal_solve_replay(game):
         assert isinstance(result, SolveResult) and result.status is not Status.LIMIT
         texts = [game.format_move(m) for m in result.moves]
         assert [game.format_move(game.parse_move(t)) for t in texts] == texts
+        assert game.parse_line(game.move_separator.join(texts)) == result.moves
         end = game.replay_text(deal, rules, texts)
         assert end.won == (result.status is Status.SOLVED) or not game_is_designable(game)
         if result.value is not None:
             assert end.value == result.value
+
+
+def test_a_solve_from_a_position_continues_the_moves_that_reach_it(game):
+    """Where a solver starts mid-game (``start_after``), the line it finds from the position
+    after a winning line's first moves, or after each legal move there, replays whole from the
+    deal; elsewhere ``--moves`` is refused and ``first_moves`` is None."""
+    rules = game.parse_rules(game.default_rules)
+    deal = game.deal_from_seed(2, rules)
+    line = game.solve(deal, rules, LIMITS).moves
+    try:
+        start = game.start_after(deal, rules, line[:2])
+    except BadInput:
+        assert game.first_moves(deal, rules) is None
+        return
+    for before, at in [(line[:2], start), *(([*line[:2], move], after) for move, after
+                                             in game.first_moves(deal, rules, start))]:
+        result = game.solve(deal, rules, LIMITS, start=at)
+        assert result.status is not Status.LIMIT
+        assert game.line_problem(deal, rules, before + result.moves, result.solved,
+                                 result.value) is None
 
 
 def test_a_result_does_not_depend_on_what_was_solved_before(game):

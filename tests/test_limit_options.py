@@ -17,9 +17,9 @@ from solvers.stackmgmt import format_contest
 from solvers.stackmgmt.generate import generate
 
 SAMPLE = "5\n2 7 2 7 1\n2 6 4 7 4\n2 3 2 6 2\n2 4 2 10 2\n2 5 4 7 3\n2\n2 2\n0 2\n3 2\n4 1 3\n"
-AGNES = ["agnes", "solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--index", "9"]
+AGNES = ["agnes", "solve", "--rules", "Up-Suit-HighRun", "--seed", "1", "--start", "9"]
 #: A deal whose search runs long (a table far too small): a time limit stops it.
-AGNES_LONG = ["agnes", "solve", "--rules", "Up-Color-Any1", "--seed", "1", "--index", "2",
+AGNES_LONG = ["agnes", "solve", "--rules", "Up-Color-Any1", "--seed", "1", "--start", "2",
               "--table-bits", "10"]
 AGNES_RUN = ["agnes", "winrate", "--rules", "Up-Suit-HighRun", "--deals", "3", "--seed", "1",
              "--table-bits", "12"]
@@ -57,13 +57,13 @@ def untimed(stdout: str) -> list:
 
 def test_agnes_max_nodes_and_max_seconds():
     out = json.loads(run(*AGNES, "--max-nodes", "50", "--json").stdout)
-    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "nodes", "value": 50}
+    assert out["status"] == "limit" and out["stopped_by"] == {"limit": "nodes", "value": 50}
     assert "the limit of 50 nodes; " in run(*AGNES, "--max-nodes", "50").stdout
     out = json.loads(run(*AGNES_LONG, "--max-seconds", "0.05", "--json").stdout)
-    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "seconds", "value": 0.05}
+    assert out["status"] == "limit" and out["stopped_by"] == {"limit": "seconds", "value": 0.05}
     assert "the time limit of 0.05 s; " in run(*AGNES_LONG, "--max-seconds", "0.05").stdout
     out = json.loads(run(*AGNES, "--max-states", "50", "--json").stdout)
-    assert out["result"] == "limit" and out["stopped_by"] == {"limit": "states", "value": 50}
+    assert out["status"] == "limit" and out["stopped_by"] == {"limit": "states", "value": 50}
 
 
 def test_agnes_winrate_limits_are_per_deal_and_named(tmp_path):
@@ -122,6 +122,7 @@ ALIASES = [  # (command, former spelling, value, standard spelling)
     (MONTANA_RUN, "--seconds", "30", "--max-seconds"),
     (["stackmgmt", "contest", "--brute"], "--max-nodes", "1", "--max-states"),
     (["stackmgmt", "contest", "--brute"], "--seconds", "30", "--max-seconds"),
+    (AGNES[:-2], "--index", "9", "--start"),
 ]
 ONE_COMMAND_EACH = [ALIASES[i] for i in (0, 2, 4, 5)]   # solve commands: no run needed
 

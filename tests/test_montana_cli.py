@@ -37,6 +37,28 @@ def test_solve_json_replays_by_the_rules(extra):
     assert out["moves"].count("redeal/3") == out["rounds"] - 1
 
 
+def test_solve_after_moves_and_the_choices_of_that_layout():
+    """--moves: the line printed continues the first-round layout they reach and replays whole
+    from the deal; --choices decides every legal move of that layout."""
+    rules = GAME.parse_rules("6-movable-twos")
+    deal = GAME.deal_from_seed(4, rules)
+    full = json.loads(run("solve", "--seed", 4, "--rules", "6-movable-twos", "--json").output)
+    prefix = full["moves"][:3]
+    out = json.loads(run("solve", "--seed", 4, "--rules", "6-movable-twos", "--moves",
+                         " ".join(prefix), "--choices", "--json").output)
+    assert out["moves_played"] == 3 and out["status"] == full["status"]
+    end = GAME.replay_text(deal, rules, prefix + out["moves"])
+    assert (end.won, end.value) == (out["status"] == "solved", out["value"])
+    layout = GAME.start_after(deal, rules, [GAME.parse_move(m) for m in prefix])
+    named = sum(out["choices"].values(), [])
+    assert sorted(named) == sorted(GAME.format_move(m) for m, _ in GAME.first_moves(deal, rules,
+                                                                                   layout))
+    assert bool(out["choices"]["won"]) == (out["status"] == "solved")
+    refused = run("solve", "--seed", 4, "--rules", "6-movable-twos-redeals2",
+                  "--moves", "redeal/4")
+    assert refused.exit_code == 2 and "a solve starts within the first round" in refused.output
+
+
 def test_solve_a_deal_and_print_for_people():
     deal = "2C 3C 3D AC 2D AD 2H 3H AH 2S 3S AS"
     result = run("solve", *deal.split(), "--rules", 3)

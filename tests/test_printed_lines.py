@@ -47,13 +47,13 @@ def test_every_solve_replays_its_lines(monkeypatch):
 
 def test_agnes_solve_replays_its_line(monkeypatch):
     from solvers.agnes import game
-    args = ["agnes", "solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--index",
+    args = ["agnes", "solve", "--rules", "Up-Suit-AnyRun-NoSplit", "--seed", "5", "--start",
             "139"]
     assert CliRunner().invoke(cli, args).exit_code == 0
     monkeypatch.setattr(game.api, "solve", dropping_the_last_move(game.api.solve))
     result = CliRunner().invoke(cli, args)
     assert isinstance(result.exception, AssertionError)
-    assert "does not replay" in str(result.exception)
+    assert "the agnes solver's line does not win" in str(result.exception)
 
 
 def test_stackmgmt_lines_replay(monkeypatch):

@@ -120,100 +120,140 @@ def make_limits(game: games.Game, rules, max_states, max_nodes, max_seconds, tun
 
 
 def solve_command(game: games.Game) -> click.Command:
-    """``puzzlegen GAME solve``: the exact solve of one deal, its line replayed by the game's
-    rules before it is printed."""
+    """``puzzlegen GAME solve``: the exact solve of one deal, from its start or after some
+    moves, its line replayed by the game's rules before it is printed."""
 
     @click.command("solve")
     @click.argument("deal", nargs=-1)
-    @click.option("--seed", type=clitools.DealNumber(game.seeds), help="Deal the game's deal number N.")
+    @click.option("--seed", type=clitools.DealNumber(game.seeds),
+                  help="Deal the game's deal number N.")
+    @clitools.option("--start", deprecated="--index", type=clitools.IntRange(0), default=None,
+                     help="With --seed N: the deal a run of seed N numbers K (as winrate "
+                          "--seed N --start K deals it first).")
     @code_option
+    @clitools.option("--deal-file", deprecated="--deck", metavar="FILE", default=None,
+                     help="The deal in FILE ('-' for stdin), the whole file one deal.")
     @click.option("--seeds", "seed_range", metavar="A..B",
                   help="Solve the deals of seeds A..B (inclusive) as a run; prints JSON lines.")
     @click.option("--input", "input_file", metavar="FILE",
                   help="Solve the deals in FILE ('-' for stdin), one a line, as a run; prints "
                        "JSON lines.")
     @rules_option(game.name)
+    @click.option("--moves", "moves_text", metavar="LINE",
+                  help="Moves already played, as solve prints a line: solve the position they "
+                       "reach, and print the line that continues it.")
     @click.option("--choices", is_flag=True,
-                  help="Also solve the deal after each legal first move (same rules and "
+                  help="Also solve the position after each legal move (same rules and "
                        "limits): which keep it winnable.")
     @limit_options(game)
     @tuning_options(game)
     @clitools.jobs_option
     @clitools.scheduler_option
     @clitools.json_option
-    def solve(deal, seed, code, seed_range, input_file, rules_text, choices, max_states,
-              max_nodes, max_seconds, jobs, scheduler, as_json, **kwargs):
-        """Solve DEAL (or --seed N, or --code CODE) exactly: 'solved' with a winning line,
-        'unsolvable', or 'limit' when a limit stopped the search (never a guess).  With --seeds
-        or --input the deals are solved as a run (--jobs, --scheduler; docs/runs.md) and
-        printed in order as JSON lines, each with its seed or deal."""
+    def solve(deal, seed, start, code, deal_file, seed_range, input_file, rules_text,
+              moves_text, choices, max_states, max_nodes, max_seconds, jobs, scheduler, as_json,
+              **kwargs):
+        """Solve DEAL (or --seed N, --code CODE, --deal-file FILE) exactly: 'solved' with a
+        winning line, 'unsolvable', or 'limit' when a limit stopped the search (never a
+        guess).  With --seeds or --input the deals are solved as a run (--jobs, --scheduler;
+        docs/runs.md) and printed in order as JSON lines, each with its seed or deal."""
         tuning = split_tuning(kwargs)
         rules = game.parse_rules(rules_text)
         deal_text = " ".join(deal) if deal else None
-        if sum(x is not None for x in (deal_text, seed, code, seed_range, input_file)) != 1:
-            raise BadInput("give exactly one of a DEAL, --seed N, --code CODE, --seeds A..B or "
-                           "--input FILE")
+        if sum(x is not None for x in (deal_text, seed, code, deal_file, seed_range,
+                                       input_file)) != 1:
+            raise BadInput("give exactly one of a DEAL, --seed N, --code CODE, --deal-file "
+                           "FILE, --seeds A..B or --input FILE")
+        if start is not None and seed is None:
+            raise BadInput("--start K takes --seed N (deal K of a run of seed N)")
         if code is not None:
             the_deal, rules = from_code(game, rules, code)
             rules_text = game.format_rules(rules)
         limits = make_limits(game, rules, max_states, max_nodes, max_seconds, tuning,
                              1 if scheduler else jobs)
         if seed_range is not None or input_file is not None:
-            if choices:
-                raise BadInput("--choices takes one deal, not --seeds or --input")
-            # Seeds stay a range (a billion of them take no memory); deals are their texts.
-            specs = (clitools.parse_seed_range(seed_range, game.seeds)
-                     if seed_range is not None else read_deal_lines(game, rules, input_file))
-            first = specs[0] if isinstance(specs[0], str) else \
-                game.format_deal(game.deal_from_seed(specs[0], rules))
-            keys = dict(game_name=game.name, rules_text=rules_text, limits=limits,
-                        tuning=tuning)
-            for out in runs.run(partial(solve_spec, **keys), specs, jobs=jobs,
-                                scheduler=scheduler, setup=partial(winrate.warm_up, first, **keys),
-                                desc=f"{game.name} deals"):
-                clitools.emit_json(out)
+            if choices or moves_text is not None:
+                raise BadInput(f"{'--choices' if choices else '--moves'} takes one deal, not "
+                               "--seeds or --input")
+            run_deals(game, rules_text, limits, tuning, seed_range, input_file, jobs, scheduler)
             return
-        if code is None:
-            the_deal, rules = read_deal(game, rules, deal_text, seed)
+        number = seed
+        if deal_file is not None:
+            the_deal = game.parse_deal(read_source(deal_file), rules)
+        elif seed is not None:
+            number = game.run_numbers(seed, start or 0, 1)[0]
+            the_deal = game.numbered_deal(seed, number, rules)
+        elif code is None:
+            the_deal = game.parse_deal(deal_text, rules)
         winrate.warm_up(game.format_deal(the_deal), game_name=game.name, rules_text=rules_text,
                         limits=limits, tuning=tuning)  # the loading is not the solve's time
-        firsts = game.first_moves(the_deal, rules) if choices else []
+        played = []
+        if moves_text is not None:
+            try:
+                played = game.parse_line(moves_text)
+                at = game.start_after(the_deal, rules, played)
+            except BadInput as exc:
+                raise BadInput(f"--moves: {exc}") from None
+        else:
+            at = None
+        firsts = game.first_moves(the_deal, rules, at) if choices else []
         if firsts is None:
             raise BadInput(f"--choices: the {game.title} solver cannot start mid-game")
 
-        def solved(deal):
-            return winrate.solved(game, seed, deal, rules, limits, tuning)
-        result = solved(the_deal)
-        out = {**as_record(game, result), "code": codes.encode(game, rules, the_deal)}
+        def solved(before, position):
+            return winrate.solved(game, number, the_deal, rules, limits, tuning, before, position)
+        result = solved(played, at)
+        out = {**as_record(game, result), "deal": game.format_deal(the_deal),
+               "code": codes.encode(game, rules, the_deal)}
+        if moves_text is not None:
+            out["moves_played"] = len(played)
         if choices:
-            out["choices"] = stats.choices([(game.format_move(move), solved(after).status)
+            out["choices"] = stats.choices([(game.format_move(move),
+                                             solved([*played, move], after).status)
                                             for move, after in firsts])
         if as_json:
             clitools.emit_json(out)
             return
         click.echo(game.show_deal(the_deal))
         click.echo(f"code: {out['code']}")
+        if played:
+            click.echo(f"after {len(played)} moves:")
+            click.echo(game.show_start(at))
         for line in game.result_lines(the_deal, rules, result):
             click.echo(line)
         click.echo(f"nodes: {result.nodes:,}  seconds: {result.seconds:.4f}")
         if out["moves"]:
-            click.echo("solution: " + " ".join(out["moves"]))
+            click.echo(("solution" if result.solved else "line") +
+                       (f" from move {len(played) + 1}" if played else "") + ": " +
+                       game.move_separator.join(out["moves"]))
         if choices:
-            clitools.echo_choices(out["choices"], "the deal")
+            clitools.echo_choices(out["choices"], "the position" if played else "the deal")
 
     return with_note(solve, game)
+
+
+def run_deals(game: games.Game, rules_text: str, limits: Limits, tuning: dict,
+              seed_range: str | None, input_file: str | None, jobs: int, scheduler) -> None:
+    """``solve --seeds A..B`` or ``--input FILE``: the deals solved as a run, printed in order
+    as JSON lines."""
+    rules = game.parse_rules(rules_text)
+    # Seeds stay a range (a billion of them take no memory); deals are their texts.
+    specs = (clitools.parse_seed_range(seed_range, game.seeds)
+             if seed_range is not None else read_deal_lines(game, rules, input_file))
+    first = specs[0] if isinstance(specs[0], str) else \
+        game.format_deal(game.deal_from_seed(specs[0], rules))
+    keys = dict(game_name=game.name, rules_text=rules_text, limits=limits, tuning=tuning)
+    for out in runs.run(partial(solve_spec, **keys), specs, jobs=jobs, scheduler=scheduler,
+                        setup=partial(winrate.warm_up, first, **keys),
+                        desc=f"{game.name} deals"):
+        clitools.emit_json(out)
 
 
 def read_deal_lines(game: games.Game, rules, source: str) -> list[str]:
     """Deals from FILE or ``-`` (stdin), one a line, checked and in the game's notation; blank
     lines and ``#`` comments skipped."""
-    if source == "-":
-        lines = sys.stdin.read().splitlines()
-    else:
-        with open(source, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
     deals = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(read_source(source).splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if text:
             try:
@@ -223,6 +263,18 @@ def read_deal_lines(game: games.Game, rules, source: str) -> list[str]:
     if not deals:
         raise BadInput(f"{'stdin' if source == '-' else source} holds no deal (one a line)")
     return deals
+
+
+def read_source(source: str) -> str:
+    """The text of FILE, or of stdin for ``-``; :class:`BadInput` for text that is not UTF-8
+    (an unreadable file is the command line's one ``cannot use`` line)."""
+    try:
+        if source == "-":
+            return sys.stdin.read()
+        with open(source, encoding="utf-8") as fh:
+            return fh.read()
+    except UnicodeDecodeError:
+        raise BadInput(f"{'stdin' if source == '-' else source} is not UTF-8 text") from None
 
 
 def as_record(game: games.Game, result) -> dict:

@@ -118,6 +118,13 @@ def page_rules(rules: R.Rules) -> dict:
 MAX_SKIP = 1_000_000
 
 
+def _after(board: R.Board, move: R.Move) -> R.Board:
+    """The position ``move`` (legal) leads to from ``board``."""
+    after = board.copy()
+    after.apply(move, check=False)
+    return after
+
+
 def _table_bits(limits: Limits, table_bits: int) -> int:
     """The losing-state table's size: ``table_bits``, smaller where ``limits.states`` is."""
     if limits.states is None:
@@ -136,7 +143,9 @@ class AgnesGame(Designable):
     default_limits = Limits(nodes=20_000_000)
     tuning = (Tuning("table_bits", int, api.DEFAULT_TABLE_BITS,
                      "Losing-state table of 2**BITS entries (64 bytes each); --max-states "
-                     "caps it too.", low=4, high=30),)
+                     "caps it too.", low=4, high=30),
+              Tuning("max_score", bool, False, "Search every state for the highest score "
+                     "(cards home), even on a lost deal."))
     deal_key = "index"
     _stream: list | None = None
     check_figure = "hasty_log10"
@@ -184,6 +193,26 @@ class AgnesGame(Designable):
         board = R.replay(deal, rules, moves)
         return Replayed(board.score == 52, board.score)
 
+    move_separator = "; "
+
+    def start_after(self, deal: R.Deal, rules: R.Rules, moves: list) -> R.Board:
+        return R.replay(deal, rules, moves)
+
+    def first_moves(self, deal: R.Deal, rules: R.Rules,
+                    start: R.Board | None = None) -> list[tuple[R.Move, R.Board]]:
+        board = R.Board.start(deal, rules) if start is None else start
+        return [(move, _after(board, move)) for move in board.legal_moves()]
+
+    def show_start(self, start: R.Board) -> str:
+        return str(start)
+
+    def result_lines(self, deal: R.Deal, rules: R.Rules, result: SolveResult) -> list[str]:
+        verdict = {Status.SOLVED: "won", Status.UNSOLVABLE: "lost (no line of play wins)"}.get(
+            result.status) or f"not decided: the search stopped at {api.limit_text(result)}"
+        best = result.details["max_score"]
+        return [f"{verdict}; max score {best}"
+                + ("" if result.details["max_score_exact"] else " (best found)")]
+
     def run_numbers(self, seed: int, start: int, count: int) -> range:
         """A run's deals are deals ``start ..`` of ``seed``, as quagnes deals them; a start
         beyond :data:`MAX_SKIP` is refused (reaching deal K replays K shuffles)."""
@@ -221,25 +250,25 @@ class AgnesGame(Designable):
         return [f"nodes per decided deal: mean {n['mean']:,.1f}, sd {n['sd']:,.1f}, "
                 f"max {n['max']:,}"]
 
-    def memory(self, rules: R.Rules, limits: Limits,
-               table_bits: int = api.DEFAULT_TABLE_BITS) -> tuple[int, str]:
+    def memory(self, rules: R.Rules, limits: Limits, table_bits: int = api.DEFAULT_TABLE_BITS,
+               max_score: bool = False) -> tuple[int, str]:
         bits = _table_bits(limits, table_bits)
         return 64 << bits, f"--table-bits {bits}"
 
     def solve(self, deal: R.Deal, rules: R.Rules, limits: Limits,
-              table_bits: int = api.DEFAULT_TABLE_BITS, maximize: bool = False,
+              table_bits: int = api.DEFAULT_TABLE_BITS, max_score: bool = False,
               start: R.Board | None = None) -> SolveResult:
         """The exact solver; ``nodes`` caps the moves it plays, ``seconds`` its time, and
         ``states`` both the size of its losing-state table (the largest power of two not above
         it, at least 16 entries) and, since every stored state was examined first, the moves it
         plays: so it never stores more than ``states`` positions (plus those of its current
-        line).  ``maximize`` and ``start`` (a position of the deal reached by play) as
-        :func:`solvers.agnes.api.solve` takes them."""
+        line).  ``max_score`` (the api's ``maximize``) and ``start`` (a position of the deal
+        reached by play) as :func:`solvers.agnes.api.solve` takes them."""
         cap, by = limits.nodes, "nodes"
         if limits.states is not None and (cap is None or limits.states <= cap):
             cap, by = limits.states, "states"
         result = api.solve(deal, rules, Limits(nodes=cap, seconds=limits.seconds),
-                           maximize=maximize, table_bits=_table_bits(limits, table_bits),
+                           maximize=max_score, table_bits=_table_bits(limits, table_bits),
                            start=start)
         stop = result.details.get("stopped_by")
         if stop and stop["limit"] == "nodes":

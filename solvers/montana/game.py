@@ -262,8 +262,9 @@ class Montana(Designable):
               redeal_seed: int | None = None, forget: bool = True, prune: bool = False,
               hop_budgets: str = _BUDGETS, pass_states: int = Search.pass_states,
               columns: bool = True, bound: bool = True, reach: bool = True,
-              safe: bool = True) -> SolveResult:
-        """The exact solver round by round: ``states`` is each round's table (layouts stored),
+              safe: bool = True, start: Sequence[Cell] | None = None) -> SolveResult:
+        """The exact solver round by round (from ``start``, a layout of the first round, if
+        given): ``states`` is each round's table (layouts stored),
         ``nodes`` the moves the searches make and ``seconds`` their time, over every round; the
         tuning as :data:`TUNING` says.
 
@@ -278,8 +279,8 @@ class Montana(Designable):
         seed = REDEAL_SEED if redeal_seed is None else redeal_seed
         if forget and limits.nodes is None and limits.seconds is None:
             limits = Limits(states=limits.states, nodes=FORGET_MAX_NODES)
-        game = api.solve(deal, limits, rules.rules, rules.redeals, seed, max_states,
-                         prune=prune, search=search, forget=forget)
+        game = api.solve(deal if start is None else start, limits, rules.rules, rules.redeals,
+                         seed, max_states, prune=prune, search=search, forget=forget)
         rounds = game.details["rounds"]
         moves = [m for r in rounds for m in ([Redeal(seed)] if r is not rounds[0] else []) +
                  r.result.moves]
@@ -307,11 +308,22 @@ class Montana(Designable):
                 f"{d['rounds']} round{'s' * (d['rounds'] > 1)} ({d['states']:,} layouts "
                 f"stored)"]
 
-    def first_moves(self, deal: Sequence[Cell], rules: Variant) -> list:
-        """Each legal move of the first layout and the layout it leads to (the same game
-        follows: the same reshuffles)."""
-        return [(move, apply_move(deal, move, rules.rules))
-                for move in legal_moves(deal, rules.rules)]
+    def start_after(self, deal: Sequence[Cell], rules: Variant, moves: list) -> tuple:
+        """The layout moves of the first round reach (the same game follows from it: the same
+        reshuffles)."""
+        if any(isinstance(move, Redeal) for move in moves):
+            raise BadInput("a solve starts within the first round: no redeal")
+        self.replay(deal, rules, moves)
+        layout = tuple(deal)
+        for move in moves:
+            layout = apply_move(layout, move, rules.rules)
+        return layout
+
+    def first_moves(self, deal: Sequence[Cell], rules: Variant,
+                    start: Sequence[Cell] | None = None) -> list:
+        layout = deal if start is None else start
+        return [(move, apply_move(layout, move, rules.rules))
+                for move in legal_moves(layout, rules.rules)]
 
     def record(self, deal: Sequence[Cell], rules: Variant, result: SolveResult) -> dict:
         """The rounds played, layouts stored, and the first round's outcome (the single deal's

@@ -180,6 +180,8 @@ class StackManagement(Designable):
         deck, c = rules.deck(), rules.c
         return tuple(tuple(deck[s] for s in symbols[i:i + c]) for i in range(0, len(symbols), c))
 
+    move_separator = "; "
+
     def parse_move(self, text: str) -> Remove | Move:
         return parse_move(text)
 
