@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from functools import partial
 from importlib import resources
 from pathlib import Path
@@ -165,7 +166,10 @@ def nesting(value) -> int:
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:
-    """The schema's complaint, with a long value summarised (an array of 25 items)."""
+    """The schema's complaint, with a long value summarised (an array of 25 items); a string
+    that does not fit its pattern: :func:`_pattern_message`."""
+    if error.validator == "pattern" and isinstance(error.instance, str):
+        return _pattern_message(error)
     value = repr(error.instance)
     if len(value) <= 40 or value not in error.message:
         return error.message
@@ -173,6 +177,17 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
                                                                       "a value")
     size = f" of {len(error.instance)} items" if isinstance(error.instance, (dict, list)) else ""
     return error.message.replace(value, kind + size)
+
+
+def _pattern_message(error: jsonschema.ValidationError) -> str:
+    """The first word of a string that does not fit its pattern (a pattern ``^W( W)*$`` is words
+    ``W`` separated by one space; any other pattern's word is the whole string), and what the
+    schema's ``description`` says it should be."""
+    text, words = error.instance, re.fullmatch(r"\^(.+)\( \1\)\*\$", error.validator_value)
+    bad = text if words is None else next(
+        (word for word in text.split(" ") if not re.fullmatch(words.group(1), word)), text)
+    shown = repr(bad if len(bad) <= 20 else bad[:20] + "...")
+    return f"{shown} is not {error.schema.get('description', 'of the form the format gives')}"
 
 
 def same(a, b) -> bool:

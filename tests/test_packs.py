@@ -139,6 +139,19 @@ def test_schema_error_names_the_puzzle(small_pack, tmp_path):
     assert result.exit_code == 2 and "puzzle p1: rows" in result.output
 
 
+@pytest.mark.parametrize("change,said", [
+    (lambda p: p.update(deal=p["deal"].replace(p["deal"][:2], "ZD", 1)),
+     "puzzle p1: deal: 'ZD' is not a card (rank A 2-9 T J Q K, suit C D H S"),
+    (lambda p: p.update(deal=p["deal"].replace(" ", "  ", 1)), "deal: '' is not a card"),
+    (lambda p: p["solution"].__setitem__(0, "QH-" + "x" * 30),
+     "solution/0: 'QH-xxxxxxxxxxxxxxxxx...' is not a move such as 'QH-QD'"),
+])
+def test_a_bad_card_or_move_is_named_not_the_pattern(small_pack, tmp_path, change, said):
+    bad = tamper(small_pack, tmp_path / "bad.json", change)
+    result = run("validate", bad)
+    assert result.exit_code == 2 and said in result.output and "[A2-9" not in result.output
+
+
 def test_regrade_writes_what_this_version_grades(small_pack, tmp_path):
     """A pack whose claims are stale (here: tampered) re-grades to one that validates: the same
     ids and deals, fresh levels and figures, each changed level listed; --out is never

@@ -96,7 +96,7 @@ class Budget:
 
 
 #: The level player's particles by grid size (cells), where 48 are too few: with 48, one deal's
-#: estimates spread (log10) by 0.36 on 4x5, 0.46 on 5x5 and 0.66 on 6x6 (before 25 Nov 2026),
+#: estimates spread (log10) by 0.36 on 4x5, 0.46 on 5x5 and 0.66 on 6x6,
 #: as much as random deals differ (docs/design.md "How precise is a grade?").  A grid's entry
 #: and its shipped calibration go together: change one, rebuild the other
 #: (``tests/test_grading.py`` replays calibration deals).
