@@ -40,7 +40,7 @@ def shoot(context, folder: Path) -> None:
     for name, (pack_name, puzzle, moves) in SHOTS.items():
         pack = packs.load(ROOT / f"puzzles/{pack_name}.json")
         page_file = folder / f"{name}.html"
-        page_file.write_text(web.page(pack, pack_name))
+        page_file.write_text(web.page(pack, packs.title(pack)))
         page = context.new_page()
         page.goto(f"{page_file.as_uri()}#{puzzle}")
         for _ in range(moves):

@@ -19,7 +19,7 @@ import jsonschema
 
 from puzzlegen import __version__, codes, runs
 from puzzlegen.clitools import check_memory
-from puzzlegen.grading import grade
+from puzzlegen.grading import LEVELS, grade
 from solvers import game as games
 from solvers.errors import BadInput
 
@@ -51,6 +51,18 @@ def build(game: games.Game, puzzles: list[dict], method: str, seed: int | None,
             "created_with": {"tool": f"puzzlegen {__version__}", "method": method, "seed": seed,
                              "parameters": parameters},
             "puzzles": puzzles}
+
+
+def title(pack: dict) -> str:
+    """A pack's title for people: its rules, its levels and its size ("4x4, easy to hard: 25
+    puzzles")."""
+    game = games.get(pack["game"])
+    rules = list(dict.fromkeys(game.format_rules(game.entry_rules(e)) for e in pack["puzzles"]))
+    order = [*LEVELS, "unsolvable"]
+    levels = sorted({e["level"] for e in pack["puzzles"]}, key=order.index)
+    span = levels[0] if len(levels) == 1 else f"{levels[0]} to {levels[-1]}"
+    count = len(pack["puzzles"])
+    return f"{', '.join(rules)}, {span}: {count} puzzle{'s' * (count != 1)}"
 
 
 def dumps(pack: dict) -> str:

@@ -146,9 +146,11 @@ def test_schema_error_names_the_puzzle(small_pack, tmp_path):
     (lambda p: p["solution"].__setitem__(0, "QH-" + "x" * 30),
      "solution/0: 'QH-xxxxxxxxxxxxxxxxx...' is not a move such as 'QH-QD'"),
 ])
-def test_a_bad_card_or_move_is_named_not_the_pattern(small_pack, tmp_path, change, said):
-    bad = tamper(small_pack, tmp_path / "bad.json", change)
-    result = run("validate", bad)
+def test_a_bad_card_or_move_is_named_not_the_pattern(small_pack, tmp_path, monkeypatch, change,
+                                                     said):
+    monkeypatch.chdir(tmp_path)   # a short path: a long error line is cut short
+    tamper(small_pack, tmp_path / "b.json", change)
+    result = run("validate", "b.json")
     assert result.exit_code == 2 and said in result.output and "[A2-9" not in result.output
 
 

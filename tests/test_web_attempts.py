@@ -114,7 +114,8 @@ def test_attempts_are_recorded_shown_exported_and_never_sent(small, browser_page
     assert not saved(page)["games"][other["id"]]["solved"]
     data = exported(page, tmp_path)
     assert {k: data[k] for k in ("format", "version", "game", "pack")} == \
-        {"format": "puzzlegen-attempts", "version": 1, "game": "stacksquared", "pack": "small"}
+        {"format": "puzzlegen-attempts", "version": 1, "game": "stacksquared",
+         "pack": "3x4, hard: 2 puzzles"}
     won, shown = data["attempts"]
     assert [won["puzzle"], won["code"], won["result"]] == [entry["id"], code_of(entry), "solved"]
     assert [won[k] for k in COUNTS] == [len(entry["solution"]) + 1, 1, 0, 1, 0]

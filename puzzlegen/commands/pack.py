@@ -18,10 +18,6 @@ cli = clitools.group("pack", help="Puzzle packs: validate, re-grade, show, play 
 force_option = click.option("--force", is_flag=True, help="Replace --out if it exists.")
 
 
-def title_of(path: str) -> str:
-    return Path(path).stem
-
-
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--sample", type=clitools.IntRange(0), default=None,
@@ -90,7 +86,7 @@ def show(path, pid, no_solution, as_json):
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--out", required=True, metavar="FILE.html", help="The page to write.")
-@click.option("--title", help="The page's title.  Default: the pack's file name.")
+@click.option("--title", help="The page's title.  Default: the pack's rules, levels and size.")
 @force_option
 def html(path, out, title, force):
     """Write one self-contained page (no network) that plays every puzzle of the pack PATH
@@ -103,7 +99,7 @@ def html(path, out, title, force):
 
     check_output(out, force)
     pack = packs.load_checked(path)
-    write_atomic(out, web.page(pack, title or title_of(path)))
+    write_atomic(out, web.page(pack, title or packs.title(pack)))
     count = len(pack["puzzles"])
     click.echo(f"wrote {clitools.inert(out)}: a page playing {count:,} "
                f"puzzle{'s' * (count != 1)}")
@@ -116,7 +112,7 @@ def html(path, out, title, force):
 @click.option("--format", "fmt", type=click.Choice(["pdf", "svg"]), default="pdf",
               show_default=True, help="One PDF, or one SVG file a page in a folder.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
-@click.option("--title", help="The book's title.  Default: the pack's file name.")
+@click.option("--title", help="The book's title.  Default: the pack's rules, levels and size.")
 @force_option
 def print_(path, out, fmt, paper, title, force):
     """Print the pack PATH as a puzzle book: contents, one puzzle a page (id, level, the cards
@@ -128,7 +124,7 @@ def print_(path, out, fmt, paper, title, force):
     if fmt == "svg" and os.path.lexists(out):
         _check_book_folder(out)
     pack = packs.load_checked(path)
-    title = title or title_of(path)
+    title = title or packs.title(pack)
     book = printing.pages(pack, title, paper)
     count = len(pack["puzzles"])
     wrote = (f"wrote {clitools.inert(out)}: {len(book):,} pages (contents, {count:,} "

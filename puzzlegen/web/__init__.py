@@ -59,7 +59,8 @@ def page_data(pack: dict, title: str) -> dict:
                        f"{', '.join(games.designable())} packs")
     if not pack["puzzles"]:
         raise BadInput("the pack has no puzzles")
-    return {"game": pack["game"], "codeName": game.code_name or game.name, "title": title,
+    return {"game": pack["game"], "gameTitle": game.title,
+            "codeName": game.code_name or game.name, "title": title,
             "key": fingerprint(pack),
             "puzzles": [puzzle_data(game, entry) for entry in pack["puzzles"]]}
 

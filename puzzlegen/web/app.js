@@ -23,6 +23,7 @@
   /* ---- Progress in localStorage: per puzzle, the moves played, whether the player solved it
    * and the attempts (attempts.js).  Nothing leaves the browser. ---- */
   const storageKey = "puzzlegen:" + pack.key;
+  const DISPLAY_KEY = "puzzlegen:display";
   const progress = { current: null, games: {}, attempts: {} };
   /** Apply `change` to the progress stored now (another tab of the pack may have stored some
    *  since) and store the result if it differs: a tab never writes back what it read before. */
@@ -157,10 +158,12 @@
 
   function cardSvg(view) {
     const red = view.suit === 1 || view.suit === 2;
-    return '<svg class="card ' + (red ? "red" : "black") + '" viewBox="0 0 60 84" aria-hidden="true">' +
+    // The suit beside the rank, as well as below: a covered card of a pile shows its top strip.
+    return '<svg class="card ' + (red ? "red" : "black") + " suit-" + "CDHS"[view.suit] +
+      '" viewBox="0 0 60 84" aria-hidden="true">' +
       '<rect class="face" x="1" y="1" width="58" height="82" rx="6"/>' +
       '<text x="7" y="22" class="rank">' + RANK_LABELS[view.rank] + "</text>" +
-      '<use href="#' + SUIT_IDS[view.suit] + '" x="6" y="27" width="13" height="13"/>' +
+      '<use href="#' + SUIT_IDS[view.suit] + '" x="40" y="7" width="14" height="14"/>' +
       '<use href="#' + SUIT_IDS[view.suit] + '" x="22" y="38" width="32" height="32"/></svg>';
   }
 
@@ -436,8 +439,29 @@
     if (document.visibilityState === "visible") play.last = Date.now();
   });
 
+  $("#game-title").textContent = pack.gameTitle;
   $("#pack-title").textContent = pack.title;
+  document.title = pack.gameTitle + " \u00b7 " + pack.title;
   $("#rules").textContent = game.rules;
+  const fourColour = $("#four-colour");
+  /** The four-colour deck: a choice of this browser's, for every pack. */
+  function showColours(on) {
+    document.body.classList.toggle("four-colour", on);
+    fourColour.checked = on;
+  }
+  try {
+    showColours(window.localStorage.getItem(DISPLAY_KEY) === "four-colour");
+  } catch (err) {
+    showColours(false);
+  }
+  fourColour.addEventListener("change", () => {
+    showColours(fourColour.checked);
+    try {
+      window.localStorage.setItem(DISPLAY_KEY, fourColour.checked ? "four-colour" : "two-colour");
+    } catch (err) {
+      /* storage unavailable: the choice holds for this visit */
+    }
+  });
   store(() => {});  // read what is stored: a write only where it is missing or malformed
   openHash(progress.current || pack.puzzles[0].id);
 
