@@ -76,17 +76,19 @@ class AttemptsDB:
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA busy_timeout = 10000")
-            self._migrate()
+            self._migrate(create)
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             raise BadInput(f"{path}: not a usable SQLite database ({exc})") from None
 
-    def _migrate(self) -> None:
+    def _migrate(self, create: bool) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version == VERSION:
             return
+        if version == 0 and not create:
+            raise BadInput(f"{self.path}: not a puzzle server's database")
         if version > VERSION:
             raise BadInput(f"{self.path}: database schema version {version} is newer than this "
                            f"puzzlegen's ({VERSION})")

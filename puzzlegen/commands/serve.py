@@ -43,11 +43,11 @@ def serve(pack_paths, db, host, port, backup):
     from puzzlegen.server import Catalogue, create_app
 
     catalogue = Catalogue(list(pack_paths))
-    store = AttemptsDB(db)
     try:
         listening = socket.create_server((host, port))
     except OSError as exc:
         raise BadInput(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    store = AttemptsDB(db)
     bound = listening.getsockname()[1]
     click.echo(f"serving {len(catalogue.pages):,} packs ({len(catalogue.puzzles):,} puzzles) "
                f"at http://{host}:{bound}/ with the database {clitools.inert(db)}")
