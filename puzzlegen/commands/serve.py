@@ -47,6 +47,9 @@ def serve(pack_paths, db, host, port, backup):
         listening = socket.create_server((host, port))
     except OSError as exc:
         raise BadInput(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    # Answers go out at once (the connections accepted inherit it): with Nagle's algorithm a
+    # response's second write would wait for the client's delayed acknowledgement (40 ms).
+    listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     store = AttemptsDB(db)
     bound = listening.getsockname()[1]
     click.echo(f"serving {len(catalogue.pages):,} packs ({len(catalogue.puzzles):,} puzzles) "
