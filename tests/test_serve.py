@@ -48,6 +48,8 @@ def test_a_served_page_played_by_clicks_posts_its_attempt_which_moves_the_rating
     page.goto(f"{server.url}/p/stacksquared-3x4-hard/#{entry['id']}")
     assert page.get_attribute("#board", "data-puzzle-id") == entry["id"]
     assert "sent, with an anonymous player id" in page.text_content("#privacy")
+    policy = page.get_attribute('meta[http-equiv="Content-Security-Policy"]', "content")
+    assert policy.endswith("; connect-src 'self'")
     assert server.get_json(f"/api/puzzles/{entry['code']}")["rating"]["games"] == 0
     position = Position.start(Deal.parse(entry["deal"], 3, 4))
     *first, last = entry["solution"]
