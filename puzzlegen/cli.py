@@ -1,4 +1,5 @@
-"""The ``puzzlegen`` command: one subcommand group per registered game, plus ``pack``."""
+"""The ``puzzlegen`` command: one subcommand group per registered game, plus ``pack``, and the
+puzzle server's ``serve`` and ``ratings``."""
 from __future__ import annotations
 
 import importlib
@@ -12,6 +13,10 @@ from puzzlegen import __version__
 from puzzlegen.clitools import Group
 from solvers import game as games
 
+#: The puzzle server's commands (``puzzlegen.commands.serve``), with their lines in the help.
+SERVER = {"serve": "The puzzle server: pages, daily puzzle, attempts, ratings.",
+          "ratings": "Puzzle ratings from a server's attempts against the grades."}
+
 
 class Toolkit(Group):
     """The groups of the games in ``solvers.game.REGISTRY``: a game's own
@@ -22,12 +27,15 @@ class Toolkit(Group):
     down another game's command."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*games.names(), "pack"])
+        return sorted([*games.names(), "pack", *SERVER])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name == "pack":
             from puzzlegen.commands.pack import cli as pack
             return pack
+        if name in SERVER:
+            from puzzlegen.commands import serve
+            return getattr(serve, name)
         if name not in games.names():
             return None
         module = f"puzzlegen.commands.{name}"
@@ -39,6 +47,9 @@ class Toolkit(Group):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):
+            if name in SERVER:
+                rows.append((name, SERVER[name]))
+                continue
             group = self.get_command(ctx, name)
             title = "Puzzle packs" if name == "pack" else games.get(name).title
             rows.append((name, f"{title}: {', '.join(group.list_commands(ctx))}."))

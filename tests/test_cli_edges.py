@@ -153,7 +153,7 @@ def test_the_help_names_what_each_designable_game_does():
     from solvers import game as games
     commands = CliRunner().invoke(cli, ["--help"]).output.split("Commands:\n")[1]
     rows = {line.split()[0]: line for line in commands.splitlines() if line[2:3].isalpha()}
-    assert set(rows) == {*games.names(), "pack"}
+    assert set(rows) == {*games.names(), "pack", "serve", "ratings"}
     for name in games.designable():
         assert "generate" in rows[name] and "grade" in rows[name], rows[name]
 

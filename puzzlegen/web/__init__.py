@@ -65,15 +65,24 @@ def page_data(pack: dict, title: str) -> dict:
             "puzzles": [puzzle_data(game, entry) for entry in pack["puzzles"]]}
 
 
-def page(pack: dict, title: str) -> str:
-    """The whole page for ``pack`` as one HTML string."""
+#: What the page may load and run: nothing from outside, no request unless served.
+POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+
+def page(pack: dict, title: str, attempts_url: str | None = None) -> str:
+    """The whole page for ``pack`` as one HTML string.  A puzzle server gives the address its
+    attempts go to (``attempts_url``, on the page's own origin): the page then posts each
+    finished attempt there, and its policy allows that one kind of request."""
     data = page_data(pack, title)
+    if attempts_url is not None:
+        data["server"] = {"attempts": attempts_url}
     embedded = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     scripts = "\n".join([asset("cards.js"), asset("hints.js"), asset("codes.js"),
                          asset("attempts.js"),
                          games.get(pack["game"]).page_script_text(), asset("app.js")])
     escape = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
     fields = {"TITLE": "".join(escape.get(c, c) for c in title),
+              "POLICY": POLICY + ("; connect-src 'self'" if attempts_url is not None else ""),
               "GENERATOR": f"puzzlegen {__version__}", "STYLE": asset("page.css"),
               "SCRIPTS": scripts, "DATA": embedded}
     # One pass over the template: what is put in is never searched for fields again.

@@ -21,7 +21,8 @@
   const attempts = puzzlegen.attempts;
 
   /* ---- Progress in localStorage: per puzzle, the moves played, whether the player solved it
-   * and the attempts (attempts.js).  Nothing leaves the browser. ---- */
+   * and the attempts (attempts.js).  Nothing leaves the browser unless a puzzle server served
+   * the page (pack.server): then each finished attempt is posted to it. ---- */
   const storageKey = "puzzlegen:" + pack.key;
   const DISPLAY_KEY = "puzzlegen:display";
   const progress = { current: null, games: {}, attempts: {} };
@@ -268,6 +269,7 @@
     if (game.status(position(), play.puzzle) === "solved") {
       attempt.result = attempt.solution_views ? "shown" : "solved";
       play.attempt = null;
+      if (pack.server) attempts.send(pack.server.attempts, play.puzzle, attempt);
     }
     const id = play.puzzle.id;
     const copy = Object.assign({}, attempt);
@@ -462,6 +464,11 @@
       /* storage unavailable: the choice holds for this visit */
     }
   });
+  if (pack.server) {  // served by a puzzle server (docs/server.md): finished attempts go there
+    $("#privacy").textContent = "Your games and attempts are kept in this browser; each " +
+      "finished attempt is also sent, with an anonymous player id, to the puzzle server that " +
+      "served this page.";
+  }
   store(() => {});  // read what is stored: a write only where it is missing or malformed
   openHash(progress.current || pack.puzzles[0].id);
 

@@ -85,6 +85,38 @@
              exported: new Date(now).toISOString(), attempts: attempts };
   }
 
+  let playerId = null;
+  /** The anonymous id this browser's attempts are posted under, kept in localStorage. */
+  function player() {
+    const key = "puzzlegen:player";
+    try {
+      playerId = playerId || window.localStorage.getItem(key);
+    } catch (err) {
+      /* storage unavailable: one id for this page's life */
+    }
+    if (!/^[0-9a-f]{32}$/.test(playerId || "")) {
+      const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      playerId = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      try {
+        window.localStorage.setItem(key, playerId);
+      } catch (err) {
+        /* kept in memory only */
+      }
+    }
+    return playerId;
+  }
+
+  /** Post a finished attempt to the puzzle server that served the page (docs/server.md):
+   *  the export's fields and the player's id.  Resolves to whether the server took it. */
+  function send(url, puzzle, attempt) {
+    const body = Object.assign({ puzzle: puzzle.id, code: puzzle.code }, clean(attempt),
+                               { player: player() });
+    return window.fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(body), credentials: "omit",
+                               keepalive: true })
+      .then((response) => response.ok, () => false);
+  }
+
   puzzlegen.attempts = { IDLE: IDLE, begin: begin, of: of, put: put, describe: describe,
-                         exported: exported };
+                         exported: exported, send: send };
 })(window.puzzlegen = window.puzzlegen || {});
