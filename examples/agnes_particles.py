@@ -35,6 +35,7 @@ from puzzlegen.grading import LEVELS
 from solvers.agnes import players
 from solvers.agnes.game import BOLD_GAMES, GAME, cards_home, chance
 from solvers.errors import BadInput
+from solvers.stats import spearman
 
 PLAYERS = {"careful": players.CAREFUL, "bold": players.BOLD}
 
@@ -57,30 +58,6 @@ def escalated(found: list[dict]) -> dict:
     return next((e for e in found if e["reached"] == 52), found[-1])
 
 
-def ranks(values: list[float]) -> list[float]:
-    """Ranks from 0, ties sharing their mean rank."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in order[i:j + 1]:
-            out[k] = (i + j) / 2
-        i = j + 1
-    return out
-
-
-def spearman(a: list[float], b: list[float]) -> float | None:
-    """Spearman's rank correlation (None when either side is constant)."""
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    var = sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)
-    return round(cov / var ** 0.5, 3) if var else None
-
-
 def correlations(rows: list[dict], grades: dict[str, float], exact: dict[str, float],
                  particles: list[int]) -> dict:
     """Spearman's correlation of each estimate and of the grade with the exact figure."""
@@ -92,8 +69,10 @@ def correlations(rows: list[dict], grades: dict[str, float], exact: dict[str, fl
     for scope, chosen in (("all", rows),
                           ("above_medium", [r for r in rows
                                             if r["level"] not in ("easy", "medium")])):
-        out[scope] = {name: spearman([pick(r) for r in chosen], [exact[r["id"]] for r in chosen])
-                      for name, pick in columns.items()} if len(chosen) > 2 else None
+        rho = {name: spearman([pick(r) for r in chosen], [exact[r["id"]] for r in chosen])
+               for name, pick in columns.items()}
+        out[scope] = {name: None if value is None else round(value, 3)
+                      for name, value in rho.items()} if len(chosen) > 2 else None
     return out
 
 

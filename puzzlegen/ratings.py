@@ -6,37 +6,11 @@ from __future__ import annotations
 import statistics
 
 from puzzlegen.grading import LEVELS
+from solvers.stats import spearman
 
 #: The share of (easier, harder) puzzle pairs whose harder one rates higher at which two
 #: adjacent levels count as separated (the bar of the levels' separation check, README).
 SEPARATES = 0.9
-
-
-def ranks(values: list[float]) -> list[float]:
-    """The rank of each value (1 = smallest), ties sharing their average rank."""
-    order = sorted(range(len(values)), key=values.__getitem__)
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-def spearman(xs: list[float], ys: list[float]) -> float | None:
-    """Spearman's rank correlation (the Pearson correlation of the ranks); None for fewer than
-    three pairs or a constant side."""
-    if len(xs) < 3:
-        return None
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = statistics.fmean(rx), statistics.fmean(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    sxx, syy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
-    return None if sxx == 0 or syy == 0 else sxy / (sxx * syy) ** 0.5
 
 
 def higher_share(easier: list[float], harder: list[float]) -> float:

@@ -14,7 +14,7 @@ import pytest
 
 from puzzlegen import glicko2
 from puzzlegen.attemptsdb import AttemptsDB, Puzzle
-from puzzlegen.ratings import ranks, spearman
+from solvers.stats import ranks, spearman
 from served import SMALL, Server, attempt, post, puzzles
 
 
