@@ -80,7 +80,7 @@ class Catalogue:
             if name in self.pages:
                 raise BadInput(f"two packs named {name}: each needs a file name of its own")
             pack = packs.load_checked(path)
-            self.pages[name] = web.page(pack, name, attempts_url=ATTEMPTS_URL)
+            self.pages[name] = web.page(pack, packs.title(pack), attempts_url=ATTEMPTS_URL)
             game = games.get(pack["game"])
             for entry in pack["puzzles"]:
                 deal, rules = packs.read_entry(game, entry)
