@@ -304,7 +304,10 @@ def create_app(catalogue: Catalogue, db: AttemptsDB) -> Starlette:
         if media != "application/json":
             raise Refused(415, "an attempt is sent as application/json")
         body = await body_of(request)
-        answer = await run_in_threadpool(accept, body)
+        # On the event loop: an attempt's work (its replay and one commit, about half a
+        # millisecond) is shorter than a hand-off to a thread, and attempts are written one at
+        # a time anyway (50 clients at once: 1,200-1,300 posts a second against 850).
+        answer = accept(body)
         return JSONResponse(answer, status_code=201 if answer["new"] else 200)
 
     async def refused(request: Request, exc: Refused) -> Response:

@@ -12,9 +12,9 @@ import pytest
 from served import SMALL, Server, attempt, post, puzzles, rows
 
 CLIENTS = 50
-#: The p99 bound asserted: 100 ms holds on an idle 2-core machine (docs/server.md has the
-#: figures); the bound leaves room for the other jobs a shared test machine runs.
-P99_BOUND = 0.5
+#: The p99 bound asserted: 62-73 ms on an idle 2-core machine (docs/server.md has the
+#: figures); the bound leaves room for the tests that run beside this one.
+P99_BOUND = 0.3
 
 
 def load(server: Server, tag: str, per_client: int, acked: list, latencies: list,
