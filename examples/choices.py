@@ -3,9 +3,10 @@
     python examples/choices.py puzzles/agnes-up-suit-anyrun-nosplit.json
     python examples/choices.py puzzles/montana-8.json
 
-An exact measure no level is built on, for Agnes and Montana packs: at every position of the
-stored solution with more than one legal move, the solver decides each move's position (Agnes:
-``api.move_verdicts``; Montana, one round: the game's ``solve`` of the layout after it).  Per
+An exact measure no level is built on, for the packs of every game whose solver starts
+mid-game (``Game.first_moves``: Agnes, and Montana within one round): at every position of the
+stored solution with more than one legal move, the game's solve decides the position each legal
+move leads to.  Per
 puzzle: the choices, the mean share of moves that keep the deal winnable, the forced choices
 (one winning move), and the log10 chance that moves picked at random at each of those positions
 all keep it winnable; a move the solver could not decide within ``--max-nodes`` positions
@@ -32,36 +33,23 @@ from solvers.result import Limits, Status
 FIGURES = {"mean_share": True, "forced": False, "line_log10": True}
 
 
-def agnes_positions(deal, rules, solution: list[str], limits: Limits) -> Iterator[list[Status]]:
-    """The verdicts of the legal moves at each position of the stored solution."""
-    from solvers.agnes import rules as R
-    from solvers.agnes.api import move_verdicts
-    board = R.Board.start(deal, rules)
-    for text in solution:
-        yield [status for _, status in move_verdicts(board, limits)]
-        board.apply(R.parse_move(text))
-
-
-def montana_positions(cells, variant, solution: list[str], limits: Limits
-                      ) -> Iterator[list[Status]]:
-    from solvers.montana import rules as R
-    from solvers.montana.game import GAME
-    if variant.redeals:
-        raise BadInput("choices are counted in one round: the pack's rules have reshuffles")
-    for text in solution:
-        yield [GAME.solve(R.apply_move(cells, move, variant.rules), variant, limits).status
-               for move in R.legal_moves(cells, variant.rules)]
-        cells = R.apply_move(cells, R.parse_move(text), variant.rules)
-
-
-POSITIONS = {"agnes": agnes_positions, "montana": montana_positions}
+def positions(game, deal, rules, solution: list[str], limits: Limits) -> Iterator[list[Status]]:
+    """The verdicts of the legal moves at each position of the stored solution: the game's
+    solve from the position each leads to (``Game.first_moves``)."""
+    moves = [game.parse_move(text) for text in solution]
+    game.start_after(deal, rules, moves)  # the whole line is one the solver starts within
+    start = game.start_after(deal, rules, [])
+    for move in moves:
+        options = game.first_moves(deal, rules, start)
+        yield [game.solve(deal, rules, limits, start=after).status for _, after in options]
+        start = next(after for legal, after in options if legal == move)
 
 
 def choices(game, entry: dict, limits: Limits) -> dict:
     """The figures of one pack entry (its stored solution replayed by the rule book)."""
     deal, rules = packs.read_entry(game, entry)
     winning, legal, undecided = [], [], 0
-    for verdicts in POSITIONS[game.name](deal, rules, entry["solution"], limits):
+    for verdicts in positions(game, deal, rules, entry["solution"], limits):
         if len(verdicts) > 1:
             undecided += verdicts.count(Status.LIMIT)
             winning.append(verdicts.count(Status.SOLVED))
@@ -75,10 +63,9 @@ def choices(game, entry: dict, limits: Limits) -> dict:
 
 def report(path: str, limits: Limits) -> dict:
     pack = packs.load(path)
-    if pack["game"] not in POSITIONS:
-        raise BadInput(f"{path} is a {pack['game']} pack: choices are counted for "
-                       f"{' and '.join(POSITIONS)} packs")
     game = games.get(pack["game"])
+    if game.first_moves(*packs.read_entry(game, pack["puzzles"][0])) is None:
+        raise BadInput(f"{path} is a {game.title} pack: its solver cannot start mid-game")
     rows = [choices(game, entry, limits) for entry in pack["puzzles"]]
     levels = [name for name in LEVELS if any(r["level"] == name for r in rows)]
     by_level = {name: [r for r in rows if r["level"] == name] for name in levels}
@@ -95,7 +82,7 @@ def report(path: str, limits: Limits) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("pack", help="an Agnes or Montana pack file")
+    ap.add_argument("pack", help="a pack of a game whose solver starts mid-game (Agnes, Montana)")
     ap.add_argument("--max-nodes", type=int, default=2_000_000,
                     help="positions each exact solve examines (default 2,000,000)")
     ap.add_argument("--max-states", type=int, default=2_000_000,
