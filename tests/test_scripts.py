@@ -77,7 +77,7 @@ def test_choices_refuses_a_game_it_does_not_count(tmp_path):
                            str(ROOT / "puzzles/stackmgmt-8x4-k4.json")],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ")
-    assert "choices are counted for agnes and montana packs" in proc.stderr
+    assert "Stack Management pack: its solver cannot start mid-game" in proc.stderr
 
 
 def test_agnes_particles_reproduces_the_grade_and_says_which_games_all_died(tmp_path):
