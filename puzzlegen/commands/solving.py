@@ -187,15 +187,13 @@ def solve_command(game: games.Game) -> click.Command:
             the_deal = game.parse_deal(deal_text, rules)
         winrate.warm_up(game.format_deal(the_deal), game_name=game.name, rules_text=rules_text,
                         limits=limits, tuning=tuning)  # the loading is not the solve's time
-        played = []
-        if moves_text is not None:
-            try:
-                played = game.parse_line(moves_text)
+        played, at = [], None
+        try:
+            played = game.parse_line(moves_text or "")
+            if played:
                 at = game.start_after(the_deal, rules, played)
-            except BadInput as exc:
-                raise BadInput(f"--moves: {exc}") from None
-        else:
-            at = None
+        except BadInput as exc:
+            raise BadInput(f"--moves: {exc}") from None
         firsts = game.first_moves(the_deal, rules, at) if choices else []
         if firsts is None:
             raise BadInput(f"--choices: the {game.title} solver cannot start mid-game")
