@@ -229,9 +229,11 @@ def test_rules_that_cannot_be_graded_are_refused_before_any_work():
     from click.testing import CliRunner
 
     from puzzlegen.cli import cli
-    result = CliRunner().invoke(cli, ["montana", "grade", "--rules", "13-redeals2", "--seed", "1"])
-    assert result.exit_code == 2 and "grading serves one round" in result.output
-    assert len(result.output.splitlines()) == 1
+    for rules, reason in (("13-redeals2", "a reshuffle is chance, not a puzzle"),
+                          ("8-movable-twos", "grading serves one round with fixed Twos")):
+        result = CliRunner().invoke(cli, ["montana", "grade", "--rules", rules, "--seed", "1"])
+        assert result.exit_code == 2 and reason in result.output
+        assert len(result.output.splitlines()) == 1
 
 
 def test_the_explanation_names_the_highest_card_of_the_rules():

@@ -382,9 +382,15 @@ class Montana(Designable):
         return self.figures(deal, rules, solution=False).metrics["hardness"]
 
     def check_graded(self, rules: Variant) -> None:
-        if rules.redeals or rules.rules.movable_twos:
-            raise BadInput(f"Montana rules {self.format_rules(rules)}: grading serves one round "
-                           f"with fixed Twos (e.g. 8 or 13), whose layouts never recur")
+        name = self.format_rules(rules)
+        if rules.redeals:
+            raise BadInput(f"Montana rules {name}: a reshuffle is chance, not a puzzle (each "
+                           f"one deals a new layout); a puzzle is one round, graded under "
+                           f"rules without reshuffles (e.g. 8 or 13)")
+        if rules.rules.movable_twos:
+            raise BadInput(f"Montana rules {name}: grading serves one round with fixed Twos "
+                           f"(e.g. 8 or 13), whose layouts never recur (with movable Twos they "
+                           f"do, and the players' exact chances are not defined that way)")
 
     def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
