@@ -262,6 +262,12 @@ def graph_figures(deal: Deal) -> dict:
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if compatible(cards[a], cards[b])]
     line_pairs = [(a, b) for a, b in pairs if pos.same_line(a, b)]
     partnered = {x for pair in line_pairs for x in pair}
+    return {"odd_cards": n - len(partnered), "flocks": components(n, pairs),
+            "compat_edges": len(pairs), "line_edges": len(line_pairs)}
+
+
+def components(n: int, pairs: list[tuple[int, int]]) -> int:
+    """The connected components of the graph on ``0 .. n-1`` with the edges ``pairs``."""
     parent = list(range(n))
 
     def root(x: int) -> int:
@@ -272,8 +278,7 @@ def graph_figures(deal: Deal) -> dict:
 
     for a, b in pairs:
         parent[root(a)] = root(b)
-    return {"odd_cards": n - len(partnered), "flocks": len({root(x) for x in range(n)}),
-            "compat_edges": len(pairs), "line_edges": len(line_pairs)}
+    return len({root(x) for x in range(n)})
 
 
 def rough_hardness(deal: Deal) -> float:
