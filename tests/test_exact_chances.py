@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, Grade, level_probabilities
+from solvers import game as games
 from solvers.stacksquared import Deal, Position, difficulty
 from solvers.stacksquared.difficulty import PLAYERS, Decider, figures, tops
 from solvers.stacksquared.symmetry import canonical_deal
@@ -174,3 +175,9 @@ def test_every_games_grade_text_names_its_figures_in_words(game, args):
     for line in figures:
         assert "_" not in line and not any(word in line.split() for word in
                                            ("True", "False", "None")), line
+    # The solution is written as solve writes a line, and reads back as one (Agnes: "; ").
+    the_game = games.get(game)
+    rules = the_game.parse_rules(the_game.default_rules)
+    deal = the_game.deal_from_seed(int(args[1]), rules)
+    for solution in (line[10:] for line in lines if line.startswith("solution: ")):
+        assert the_game.line_problem(deal, rules, the_game.parse_line(solution), True) is None

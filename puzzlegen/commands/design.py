@@ -121,19 +121,19 @@ def figure_lines(metrics: dict, indent: str = "  ") -> list[str]:
     return lines
 
 
-def grade_command(game_name: str) -> click.Command:
+def grade_command(game: games.Designable) -> click.Command:
     """``puzzlegen GAME grade``: level, percentile, the reason and the figures of one deal."""
 
     @click.command("grade")
     @click.argument("deal", required=False)
-    @click.option("--seed", type=clitools.IntRange(0), help="Deal the game's deal number N.")
+    @click.option("--seed", type=clitools.DealNumber(game.seeds),
+                  help="Deal the game's deal number N.")
     @code_option
-    @rules_option(game_name)
+    @rules_option(game)
     @clitools.json_option
     def grade(deal, seed, code, rules_text, as_json):
         """Grade DEAL (or --seed N, or --code CODE): level, percentile (0-100), the reason, and
         the figures behind it.  Every symmetric copy of a deal gets the same grade."""
-        game = games.get(game_name)
         the_deal, rules = read_deal(game, game.parse_rules(rules_text), deal, seed, code)
         load(game, rules)
         result = grade_deal(game, the_deal, rules)
@@ -150,22 +150,22 @@ def grade_command(game_name: str) -> click.Command:
         for line in figure_lines(result.metrics):
             click.echo(line)
         if result.solution:
-            click.echo("solution: " + " ".join(result.solution))
+            click.echo("solution: " + game.move_separator.join(result.solution))
 
     return grade
 
 
-def generate_command(game_name: str) -> click.Command:
+def generate_command(game: games.Designable) -> click.Command:
     """``puzzlegen GAME generate``: a pack of puzzles at one level."""
 
     @click.command("generate")
-    @rules_option(game_name)
+    @rules_option(game)
     @generate_options
     def generate(rules_text, count, level, seed, out, max_attempts, jobs, scheduler, as_json):
         """Generate a pack of COUNT distinct puzzles at LEVEL, each verified by the exact
-        solver, its level confirmed by independent estimates.  The pack is rewritten atomically
-        after every puzzle, so Ctrl-C keeps the finished ones."""
-        game = games.get(game_name)
+        solver, its level confirmed by independent estimates.  A new pack is rewritten
+        atomically after every puzzle, so Ctrl-C keeps the finished ones; an old one (--force)
+        is replaced only by a complete pack."""
         run_generate(game, game.parse_rules(rules_text), count, level, seed, out,
                      max_attempts, jobs, scheduler, as_json)
 
@@ -178,7 +178,7 @@ def add_game_commands(group: clitools.Group, game_name: str) -> None:
     game = games.get(game_name)
     makers = [solve_command, winrate_command]
     if isinstance(game, games.Designable):
-        makers += [lambda g: grade_command(g.name), lambda g: generate_command(g.name)]
+        makers += [grade_command, generate_command]
     for make in makers:
         command = make(game)
         if command.name not in group.commands and command.name not in group.lazy:

@@ -55,8 +55,8 @@ def rules_given() -> bool:
         None, ParameterSource.DEFAULT)
 
 
-def rules_option(game_name: str):
-    game = games.get(game_name)
+def rules_option(game: games.Game):
+    """``--rules`` of a command of ``game``: its default rules, its variants named."""
     return click.option("--rules", "rules_text", default=game.default_rules, show_default=True,
                         help=f"The rules, e.g. {', '.join(game.variants()[:4])}.")
 
@@ -138,7 +138,7 @@ def solve_command(game: games.Game) -> click.Command:
     @click.option("--input", "input_file", metavar="FILE",
                   help="Solve the deals in FILE ('-' for stdin), one a line, as a run; prints "
                        "JSON lines.")
-    @rules_option(game.name)
+    @rules_option(game)
     @click.option("--moves", "moves_text", metavar="LINE",
                   help="Moves already played, as solve prints a line: solve the position they "
                        "reach, and print the line that continues it.")
@@ -304,7 +304,7 @@ def winrate_command(game: games.Game) -> click.Command:
     numbers = "deals START.. of the seed" if game.deal_key != "seed" else "seeds SEED+START.."
 
     @click.command("winrate")
-    @rules_option(game.name)
+    @rules_option(game)
     @click.option("--deals", type=clitools.IntRange(1), required=True, help="Number of deals.",
                   callback=clitools.memory_check(lambda deals: deals * RECORD_BYTES))
     @click.option("--seed", type=clitools.IntRange(0), default=0, show_default=True,

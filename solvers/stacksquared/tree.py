@@ -1,4 +1,5 @@
-"""Exact game-tree kernels over tops-only states, in numba, for grading (``solvers.stacksquared.difficulty``).
+"""Exact game-tree kernels over tops-only states, in numba, for grading
+(``solvers.stacksquared.difficulty``).
 
 Whether one stack can still be formed depends only on which card tops which cell (sizes do not
 matter), so a state is the tops alone.  Every move removes one stack, so the states form a DAG
