@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import random
 import statistics
 from pathlib import Path
 
 import click
 
-from puzzlegen import clitools
+from puzzlegen import clitools, runs
+from puzzlegen.grading import LEVELS
+from puzzlegen.separation import easier_share
 from solvers.result import Limits
 from solvers.stacksquared import Deal, Position
 from solvers.stacksquared.api import run_search
-
-LEVEL_ORDER = ["easy", "medium", "hard", "expert", "master"]
 
 
 def winnable(position: Position, memo: dict) -> bool:
@@ -71,12 +70,6 @@ def random_play(job: tuple[str, int, int, int]) -> dict:
             "halfway": math.prod(factors[:deal.size // 2])}
 
 
-def easier_share(easy: list[float], hard: list[float]) -> float:
-    """P(a value of ``easy`` is larger, i.e. easier, than one of ``hard``), ties counting half."""
-    wins = sum((a > b) + 0.5 * (a == b) for a in easy for b in hard)
-    return wins / (len(easy) * len(hard))
-
-
 def below_share(values: list[float], reference: list[float]) -> float:
     """The mean share of reference values at or below each value (its percentile, 0..1)."""
     return statistics.mean(sum(r <= v for r in reference) / len(reference) for v in values)
@@ -99,8 +92,7 @@ def main(packs, random_deals, particles, jobs, json_out):
     jobs_list = [(d, rows, cols, particles) for deals in by_level.values() for d in deals]
     jobs_list += [(str(Deal.from_seed(s, rows, cols)), rows, cols, particles)
                   for s in range(50001, 50001 + random_deals)]
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        results = {r["deal"]: r for r in pool.imap(random_play, jobs_list, chunksize=2)}
+    results = {r["deal"]: r for r in runs.run(random_play, jobs_list, jobs=jobs)}
     randoms = [results[str(Deal.from_seed(s, rows, cols))] for s in range(50001,
                                                                          50001 + random_deals)]
     randoms = [r for r in randoms if r["solvable"]]
@@ -116,7 +108,7 @@ def main(packs, random_deals, particles, jobs, json_out):
             report["levels"][level][measure] = {
                 "mean": statistics.mean(values), "median": statistics.median(values),
                 "percentile_among_random": below_share(values, reference)}
-    present = [lv for lv in LEVEL_ORDER if lv in by_level]
+    present = [lv for lv in LEVELS if lv in by_level]
     for easy, hard in zip(present, present[1:]):
         report["separation"][f"{easy}<{hard}"] = {
             measure: easier_share([results[d][measure] for d in by_level[easy]],
