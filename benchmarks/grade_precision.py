@@ -37,6 +37,7 @@ from puzzlegen.grading import LEVELS, level_of, load, offered, percentile_of
 from solvers import game as games
 from solvers.errors import BadInput, LimitReached
 from solvers.stacksquared.difficulty import FLOOR
+from solvers.stats import reliability
 
 
 def estimates(deal_text: str, game_name: str, rules_text: str, repeats: int) -> dict:
@@ -62,12 +63,11 @@ def summary(records: list[dict], table: dict | None, label_of: dict[str, str],
     values = np.array([r["hardness"] for r in won])
     k = values.shape[1]
     msw = float(values.var(axis=1, ddof=1).mean())
-    msb = float(k * values.mean(axis=1).var(ddof=1))
     figures = {
         "deals": len(records), "winnable": len(won),
         "limit": sum(r["hardness"] == "limit" for r in records), "estimates_per_deal": k,
         "within_sd": round(msw ** 0.5, 3), "between_sd": round(float(values.mean(axis=1).std(
-            ddof=1)), 3), "reliability": round((msb - msw) / (msb + (k - 1) * msw), 3),
+            ddof=1)), 3), "reliability": round(reliability(values.tolist()), 3),
         "grade_mean_minus_repeats": round(float((values[:, 0] - values[:, 1:].mean(
             axis=1)).mean()), 3)}
     if floor is not None:

@@ -8,6 +8,8 @@ of seeds ``--seed-start``.. and reports, in hardness units (log10 of the chance 
 
 - ``within_sd``: the spread of one deal's estimates (pooled standard deviation);
 - ``between_sd``: the spread of the deals' mean estimates;
+- ``reliability``: the share of single estimates' variance that lies between deals, not in the
+  noise (one-way intraclass correlation ICC(1), ``solvers.stats.reliability``);
 - ``floor``: estimates where every particle was lost (hardness at the floor, 12);
 - ``limit``: estimates stopped by the decision table's state limit (left out of the rest);
 - ``cover``: the share of estimates whose 95% interval holds the log of the mean of the deal's
@@ -33,6 +35,7 @@ from solvers import game as games
 from solvers.errors import LimitReached
 from solvers.stacksquared.difficulty import (FLOOR, LEVEL_PLAYER, PLAYERS, Budget,
                                              level_estimate)
+from solvers.stats import reliability
 
 
 class Setting(click.ParamType):
@@ -104,6 +107,7 @@ def summary(records: list[dict], setting: str) -> dict:
     means = np.array([x.mean() for x in logs])
     return {"deals": len(logs), "estimates": sum(len(x) for x in logs),
             "within_sd": round(within, 3), "between_sd": round(float(means.std(ddof=1)), 3),
+            "reliability": round(reliability([x.tolist() for x in logs]), 3),
             "floor": floor, "limit": limit, "cover": round(float(np.mean(covered)), 3),
             "seconds": round(float(np.mean(seconds)), 3)}
 

@@ -113,3 +113,22 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
     sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
     sxx, syy = sum((a - mx) ** 2 for a in rx), sum((b - my) ** 2 for b in ry)
     return None if sxx == 0 or syy == 0 else sxy / (sxx * syy) ** 0.5
+
+
+def reliability(groups: list[list[float]]) -> float | None:
+    """The one-way intraclass correlation ICC(1) of single values: the share of their variance
+    that lies between the groups (e.g. one deal's repeated estimates), not within them (1:
+    every repeat agrees, 0: pure noise); groups of unequal sizes by the usual k0.  None for
+    fewer than two groups of two values or more."""
+    groups = [list(g) for g in groups if len(g) >= 2]
+    if len(groups) < 2:
+        return None
+    sizes = [len(g) for g in groups]
+    total = sum(sizes)
+    grand = sum(map(sum, groups)) / total
+    means = [sum(g) / len(g) for g in groups]
+    within = sum((x - m) ** 2 for g, m in zip(groups, means) for x in g) / (total - len(groups))
+    between = sum(n * (m - grand) ** 2 for n, m in zip(sizes, means)) / (len(groups) - 1)
+    k0 = (total - sum(n * n for n in sizes) / total) / (len(groups) - 1)
+    denominator = between + (k0 - 1) * within
+    return None if denominator == 0 else (between - within) / denominator

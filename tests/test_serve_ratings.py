@@ -14,8 +14,8 @@ import pytest
 
 from puzzlegen import glicko2
 from puzzlegen.attemptsdb import AttemptsDB, Puzzle
-from solvers.stats import ranks, spearman
 from served import SMALL, Server, attempt, post, puzzles
+from solvers.stats import ranks, spearman
 
 
 def test_glicko2_matches_glickmans_worked_example():
@@ -30,13 +30,6 @@ def test_glicko2_matches_glickmans_worked_example():
     assert after.sigma == pytest.approx(0.05999, abs=1e-5)
     idle = glicko2.update(glicko2.Rating(1500, 200, 0.06), [])
     assert idle.rating == 1500 and idle.rd == pytest.approx(math.hypot(200, 0.06 * 173.7178))
-
-
-def test_spearman_and_ranks():
-    assert ranks([3, 1, 2, 2]) == [4, 1, 2.5, 2.5]
-    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
-    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
-    assert spearman([1, 2], [1, 2]) is None and spearman([1, 1, 1], [1, 2, 3]) is None
 
 
 def solves(rng: random.Random, skill: float, difficulty: float) -> bool:
