@@ -41,10 +41,10 @@ def grade(deal, seed, code, grid, tree_states, explain, max_states, as_json):
     """Grade DEAL (cards row-major; or --seed N, or --code CODE): level, percentile, the reason, and the figures behind it.
 
     The level rests on how often a player who looks three moves ahead wins, ranked among random
-    solvable deals of the grid (the percentile).  Every chance is exact where the exact search
-    fits its budget: on grids of up to 12 cards (every 3x3 deal, all but the easiest 3x4 ones)
-    and on the hardest 4x4 deals (estimated at most 1 win in 1,000); elsewhere they are
-    estimated, and the grade says how sure its level is.  Every symmetric copy of a deal (rows, columns, transposition, suits, rank
+    solvable deals of the grid (the percentile).  Every chance is exact on grids of up to 12
+    cards (every 3x3 and 3x4 deal) and on the hardest 4x4 deals (estimated at most 1 win in
+    1,000) whose exact search fits its budget; elsewhere they are estimated, and the grade says
+    how sure its level is.  Every symmetric copy of a deal (rows, columns, transposition, suits, rank
     reversal) gets the same grade.
     """
     the_deal, grid = read_deal(GAME, grid, deal, seed, code)

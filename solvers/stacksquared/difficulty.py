@@ -79,10 +79,11 @@ class Budget:
     from 14 and 1.28 s from 16, and none of 160 estimates was at the floor.
 
     Exact figures (``chances``) are tried on grids of at most ``EXACT_CELLS`` cells: for every
-    deal of at most ``ALWAYS_EXACT_CELLS`` cells, else for deals whose level player's estimate
-    is at most ``exact_below``; at most ``exact_positions`` winnable positions are valued and
-    ``exact_states`` decision states stored, in a table of their own.  Both are counts, so
-    whether a figure is exact depends on the deal and the budget alone."""
+    deal of at most ``ALWAYS_EXACT_CELLS`` cells, valuing at most ``all_positions`` winnable
+    positions (every 3x3 and 3x4 deal of seeds 1..10,000 fits: the largest 3x4 walk took 6 s),
+    else for deals whose level player's estimate is at most ``exact_below``, valuing at most
+    ``exact_positions``; ``exact_states`` decision states are stored, in a table of their own.
+    All are counts, so whether a figure is exact depends on the deal and the budget alone."""
 
     particles: tuple[int, ...] | None = None
     exact_stacks: int = 14
@@ -90,9 +91,14 @@ class Budget:
     exact_positions: int = 60_000
     exact_states: int = 3_000_000
     exact_below: float = 1e-3
+    all_positions: int = 2_000_000
 
     def player_particles(self, deal: Deal) -> tuple[int, ...]:
         return grid_particles(deal.size) if self.particles is None else self.particles
+
+    def positions(self, deal: Deal) -> int:
+        """The most winnable positions the exact walk values for ``deal``."""
+        return self.all_positions if deal.size <= ALWAYS_EXACT_CELLS else self.exact_positions
 
 
 #: The level player's particles by grid size (cells), where 48 are too few: with 48, one deal's
@@ -331,7 +337,7 @@ def level_estimate(deal: Deal, budget: Budget, repeat: int = 0) -> Chance | None
     found = drawn()
     if not tries_exact(canon, budget, found.win):
         return drawn(repeat) if repeat else found
-    lo, hi, exact = Decider(canon, budget.exact_states).chances(start, 1, budget.exact_positions)
+    lo, hi, exact = Decider(canon, budget.exact_states).chances(start, 1, budget.positions(canon))
     return certified(found if exact or not repeat else drawn(repeat), lo[look], hi[look], exact)
 
 
@@ -359,13 +365,13 @@ def exact_figures(canon: Deal, budget: Budget, measured: dict) -> None:
         return
     decider = Decider(canon, budget.exact_states)
     start = tops(Position.start(canon))
-    lo, hi, exact = decider.chances(start, 1, budget.exact_positions)
+    lo, hi, exact = decider.chances(start, 1, budget.positions(canon))
     for name in found:
         look, _ = PLAYERS[name]
         found[name] = certified(found[name], lo[look], hi[look], exact)
     if measured["halfway"] is not None:
         lo, hi, exact = decider.chances(start, canon.size - canon.size // 2,
-                                        budget.exact_positions)
+                                        budget.positions(canon))
         measured["halfway"] = certified(measured["halfway"], lo[0], hi[0], exact)
 
 
