@@ -90,8 +90,6 @@ def check_row(seed: int, record: dict) -> None:
     """``ValueError`` unless ``record`` is a row of :func:`row` (a resumed record)."""
     runs.check_fields(record, {"seed": int, "cards": str, "limit": (True, False)},
                       optional={name: object for name in COLUMNS})
-    if set(record) - set(COLUMNS):
-        raise ValueError(f"fields beyond the data set's: {sorted(set(record) - set(COLUMNS))}")
 
 
 def csv_text(rows: list[dict]) -> str:
