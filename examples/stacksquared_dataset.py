@@ -5,11 +5,15 @@ and the deal's structure, as compressed CSV and (with pyarrow) Parquet.
         --per-deal 4x4.jsonl --out 4x4.csv.gz [--parquet 4x4.parquet]
     python examples/stacksquared_dataset.py --rules 4x4 --deals 100000 --jobs 2 \\
         --per-deal 4x4.jsonl --resume --out 4x4.csv.gz      # go on after a stop
+    python examples/stacksquared_dataset.py --rules 4x4 --deals 100000 --jobs 2 \\
+        --structure-only --per-deal 4x4s.jsonl --out 4x4s.csv.gz   # no difficulty figures
 
 The deals are the game's seeded deals (FreeCell deal numbers ``--seed``, ``--seed`` + 1, ...), so
 anyone can rebuild the set; each is graded as ``puzzlegen stacksquared grade`` grades it
 (``difficulty.figures``: exact where the game tree allows, else estimated) on the run engine,
-whose per-deal file a later run continues (``--resume``).  The columns are in docs/research.md
+whose per-deal file a later run continues (``--resume``).  ``--structure-only`` leaves the
+grade out: the solver's single stack and maximum score and the deal's structure, about a
+millisecond a 4x4 deal, with the difficulty columns empty.  The columns are in docs/research.md
 (``COLUMNS`` below).
 """
 from __future__ import annotations
@@ -27,7 +31,8 @@ from puzzlegen.fileio import write_atomic
 from puzzlegen.grading import level_of, load, percentile_of
 from solvers import game as games
 from solvers.errors import BadInput, LimitReached
-from solvers.stacksquared.difficulty import PLAYERS, components, figures
+from solvers.stacksquared.api import solve
+from solvers.stacksquared.difficulty import PLAYERS, components, figures, graph_figures
 from solvers.stacksquared.rules import Position, compatible
 
 GAME = games.get("stacksquared")
@@ -57,13 +62,21 @@ def structure(deal) -> dict:
             "largest_suit": max(suits), "distinct_ranks": len({card.rank for card in cards})}
 
 
-def row(seed: int, rules_text: str) -> dict:
-    """The data set's row of the deal of ``seed`` (a run's function)."""
+def row(seed: int, rules_text: str, structure_only: bool = False) -> dict:
+    """The data set's row of the deal of ``seed`` (a run's function); with ``structure_only``
+    the solver's answers and the structure, without the grade."""
     rules = GAME.parse_rules(rules_text)
     deal = GAME.deal_from_seed(seed, rules)
     start = time.perf_counter()
     out = {"seed": seed, "rows": rules.rows, "cols": rules.cols, "cards": GAME.format_deal(deal),
            **structure(deal)}
+    if structure_only:
+        details = solve(deal).details
+        limit = details["single_stack"] is None or details["max_score"] is None
+        out.update(graph_figures(deal), limit=limit,
+                   solvable=details["single_stack"], max_score=details["max_score"],
+                   seconds=round(time.perf_counter() - start, 4))
+        return out
     try:
         metrics, _ = figures(deal)
     except LimitReached:
@@ -110,6 +123,8 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true", help="continue the run of --per-deal")
     ap.add_argument("--out", required=True, help="the data set as CSV (.csv.gz: gzipped)")
     ap.add_argument("--parquet", help="also write it as Parquet here (needs pyarrow)")
+    ap.add_argument("--structure-only", action="store_true",
+                    help="no grade: single stack, maximum score and structure only")
     args = ap.parse_args()
     try:
         if args.deals < 1 or args.seed < 0:
@@ -120,10 +135,13 @@ def main() -> None:
         seeds = GAME.run_numbers(args.seed, 0, args.deals)
         if args.parquet:
             import pyarrow  # noqa: F401  (refused before the run, not after it)
-        rows = list(runs.run(partial(row, rules_text=text), seeds, key="seed",
-                             jobs=args.jobs, per_deal=args.per_deal, resume=args.resume,
-                             check=check_row, desc="deals",
-                             fingerprint={"command": "stacksquared_dataset", "rules": text}))
+        fingerprint = {"command": "stacksquared_dataset", "rules": text}
+        if args.structure_only:
+            fingerprint["structure_only"] = True
+        rows = list(runs.run(partial(row, rules_text=text, structure_only=args.structure_only),
+                             seeds, key="seed", jobs=args.jobs, per_deal=args.per_deal,
+                             resume=args.resume, check=check_row, desc="deals",
+                             fingerprint=fingerprint))
     except ImportError:
         ap.exit(2, "error: --parquet needs pyarrow (pip install pyarrow)\n")
     except (BadInput, OSError) as exc:

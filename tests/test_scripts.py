@@ -159,7 +159,8 @@ def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
 def test_the_research_data_set_is_rebuilt_the_same_and_resumes(tmp_path):
     """examples/stacksquared_dataset.py on 12 3x3 deals: the documented columns, exact figures
     (every 3x3 figure is), empty difficulty columns without a single stack, and a run resumed
-    from a per-deal file cut short writes the same data set."""
+    from a per-deal file cut short writes the same data set; ``--structure-only`` writes the
+    same rows without the difficulty figures."""
     import csv
     import gzip
     script = ROOT / "examples/stacksquared_dataset.py"
@@ -191,3 +192,30 @@ def test_the_research_data_set_is_rebuilt_the_same_and_resumes(tmp_path):
     again = build(tmp_path / "b.jsonl", tmp_path / "b.csv.gz", "--resume")
     assert [{k: v for k, v in r.items() if k != "seconds"} for r in again] == \
         [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+    bare = build(tmp_path / "c.jsonl", tmp_path / "c.csv.gz", "--structure-only")
+    for full, plain in zip(rows, bare):
+        assert plain["hardness"] == plain["look3"] == "" and plain["compat_edges"] != ""
+        assert all(v == full[k] for k, v in plain.items() if v != "" and k != "seconds")
+
+
+def test_unsolvable_grids_are_counted_by_their_proof_and_modelled():
+    """examples/stacksquared_unsolvable.py on the shipped 3x3 data set: every deal without a
+    single stack is counted once among the proofs; a disconnected compatibility graph is a
+    partition at the start, so the connected-graph rule never calls a solvable deal unsolvable;
+    the held-out tree does better than calling every deal solvable."""
+    import csv
+    import gzip
+    data = ROOT / "data/stacksquared-3x3.csv.gz"
+    rows = list(csv.DictReader(gzip.open(data, "rt")))
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/stacksquared_unsolvable.py"),
+                           str(data)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    [report] = json.loads(proc.stdout)
+    unsolvable = [r for r in rows if r["solvable"] == "False"]
+    assert report["unsolvable"] == len(unsolvable) == sum(report["proof_at_start"].values())
+    assert report["proof_at_start"]["partition"] >= sum(r["flocks"] != "1" for r in unsolvable)
+    assert report["proof_at_start"]["search"] > 0
+    assert report["connected_graph"]["false_unsolvable"] == 0
+    assert report["tree"]["accuracy"] > report["always_solvable"]["accuracy"]
+    assert report["tree_rules"] and report["by_min_degree"]["0"]["unsolvable"] == \
+        report["by_min_degree"]["0"]["deals"]
