@@ -186,7 +186,7 @@ def main() -> None:
         ap.exit(2, f"error: {exc}\n")
     if args.png:
         draw(reports, args.png)
-    json.dump(reports, sys.stdout, indent=1)
+    json.dump(reports, sys.stdout, indent=1, allow_nan=False)
     print()
 
 

@@ -219,3 +219,31 @@ def test_unsolvable_grids_are_counted_by_their_proof_and_modelled():
     assert report["tree"]["accuracy"] > report["always_solvable"]["accuracy"]
     assert report["tree_rules"] and report["by_min_degree"]["0"]["unsolvable"] == \
         report["by_min_degree"]["0"]["deals"]
+
+
+def test_attributes_of_hard_deals_are_ranked_and_combined():
+    """examples/stacksquared_attributes.py: on the shipped 3x4 set (exact hardness) and on the
+    4x4 set with the 4x4 calibration's hardness, the compatible pairs matter most, every
+    objective ranks held-out deals by hardness, the top 5% holds no more expert and master deals
+    than there are, and a column constant among winnable deals (flocks) is left out."""
+    script = [sys.executable, str(ROOT / "examples/stacksquared_attributes.py")]
+    runs = [subprocess.run([*script, str(ROOT / "data/stacksquared-3x4.csv.gz")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300),
+            subprocess.run([*script, str(ROOT / "data/stacksquared-4x4.csv.gz"), "--hardness",
+                            str(ROOT / "solvers/stacksquared/calibration-4x4.jsonl")],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)]
+    assert [proc.returncode for proc in runs] == [0, 0], [proc.stderr for proc in runs]
+    calibration = [json.loads(line) for line in
+                   (ROOT / "solvers/stacksquared/calibration-4x4.jsonl").read_text().splitlines()]
+    [three], [four] = (json.loads(proc.stdout) for proc in runs)
+    assert four["deals"] == sum(1 for r in calibration if r.get("won"))
+    for report in (three, four):
+        assert report["ranked"][0] == "compat_edges" and "flocks" not in report["importance"]
+        assert 0.3 < report["model"]["r2"] < 1
+        for objective in report["objectives"].values():
+            assert objective["spearman"] > 0.5
+            assert objective["top1"] <= objective["top5"] <= report["held_out_expert_master"]
+    proc = subprocess.run([*script, str(ROOT / "data/stacksquared-4x4.csv.gz")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "--hardness" in \
+        proc.stderr
