@@ -24,11 +24,10 @@ An attribute that never varies among deals with a single stack (``flocks``) is l
 """
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 
 import numpy as np
+import research_reports
 
 from puzzlegen.grading import LEVELS
 
@@ -148,26 +147,18 @@ def draw(reports: list[dict], path: str) -> None:
     fig.savefig(path, dpi=110)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", help="data sets (CSV, .csv.gz) of stacksquared_dataset.py")
+def reports(args) -> list[dict]:
+    """The report of each data set of the command line."""
+    if args.hardness and len(args.data) > 1:
+        raise ValueError("--hardness goes with one data set")
+    return [report(path, args.hardness) for path in args.data]
+
+
+def options(ap) -> None:
     ap.add_argument("--hardness", help="a calibration's per-deal file: the hardness of the "
                     "deals of a data set built with --structure-only (one data set)")
-    ap.add_argument("--png", help="draw the permutation importances here")
-    args = ap.parse_args()
-    if args.hardness and len(args.data) > 1:
-        ap.exit(2, "error: --hardness goes with one data set\n")
-    try:
-        reports = [report(path, args.hardness) for path in args.data]
-    except ImportError as exc:
-        ap.exit(2, f"error: {exc.name} is missing (pip install \".[research,plots]\")\n")
-    except (OSError, ValueError, KeyError) as exc:
-        ap.exit(2, f"error: {exc}\n")
-    if args.png:
-        draw(reports, args.png)
-    json.dump(reports, sys.stdout, indent=1, allow_nan=False)
-    print()
 
 
 if __name__ == "__main__":
-    main()
+    research_reports.main(__doc__, reports, draw, "draw the permutation importances here",
+                          options)

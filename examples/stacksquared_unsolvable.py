@@ -22,11 +22,8 @@ by odd cards.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-
 import numpy as np
+import research_reports
 
 #: The structural attributes of docs/research.md, the tree's inputs.
 ATTRIBUTES = ["compat_edges", "line_edges", "odd_cards", "flocks", "min_degree", "max_degree",
@@ -173,22 +170,6 @@ def draw(reports: list[dict], path: str) -> None:
     fig.savefig(path, dpi=110)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", help="data sets (CSV, .csv.gz) of stacksquared_dataset.py")
-    ap.add_argument("--png", help="draw the figure here")
-    args = ap.parse_args()
-    try:
-        reports = [report(path) for path in args.data]
-    except ImportError as exc:
-        ap.exit(2, f"error: {exc.name} is missing (pip install \".[research,plots]\")\n")
-    except (OSError, ValueError, KeyError) as exc:
-        ap.exit(2, f"error: {exc}\n")
-    if args.png:
-        draw(reports, args.png)
-    json.dump(reports, sys.stdout, indent=1, allow_nan=False)
-    print()
-
-
 if __name__ == "__main__":
-    main()
+    research_reports.main(__doc__, lambda args: [report(path) for path in args.data], draw,
+                          "draw the figure here")
