@@ -1,7 +1,7 @@
 """Kernels compiled ahead of time at install, so that a command starts without importing numba.
 
-``pip install`` (``setup.py``) compiles a kernel's entry function with numba's ahead-of-time
-compiler into an extension module ``<package>._<function>_<digest>`` for the CPU it is installed
+``pip install`` (``setup.py``) compiles a kernel's entry functions with numba's ahead-of-time
+compiler into an extension module ``<package>._<name>_<digest>`` for the CPU it is installed
 on; ``<digest>`` names the sources it was compiled from (``solvers.sources``: every source of the
 game's folder and of ``solvers``).  :meth:`Kernel.load` imports the module built from the
 sources as they are now, so a kernel edited after the build is never shadowed by stale machine
@@ -14,21 +14,30 @@ import importlib
 import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
+from functools import lru_cache
+from types import SimpleNamespace
+
 from solvers import sources
 
 
 @dataclass(frozen=True)
 class Kernel:
-    """``package.kernel.function`` compiled with ``signature``."""
+    """Kernel functions of ``package`` compiled into one extension module, ``name``:
+    ``exports`` pairs each ``"module.function"`` (a module of the package) with its signature."""
 
     package: str
-    function: str
-    signature: str
+    name: str
+    exports: tuple[tuple[str, str], ...]
 
     def module_name(self) -> str:
         """The compiled module's name for the sources as they are now."""
         folder = sources.SOLVERS + "/" + self.package.split(".")[-1]
-        return f"_{self.function}_{sources.digest(folder).hex()[:16]}"
+        return f"_{self.name}_{sources.digest(folder).hex()[:16]}"
+
+    def functions(self) -> SimpleNamespace:
+        """The exported functions by name: compiled ahead of time when built for these
+        sources, else numba's JIT functions (numba is imported only then)."""
+        return _functions(self)
 
     def load(self):
         """The compiled module for these sources, or None when none was built."""
@@ -63,13 +72,33 @@ class Kernel:
             from numba.pycc import CC
         except ImportError:
             return []
-        kernel = importlib.import_module(f"{self.package}.kernel")
+        jitted = _jitted(self)
+        first = self.exports[0][0].split(".")[0]  # the module sits beside the package's modules
         try:
-            cc = CC(self.module_name(), source_module=kernel)
+            cc = CC(self.module_name(),
+                    source_module=importlib.import_module(f"{self.package}.{first}"))
         except RuntimeError as exc:  # numba found no working C compiler
-            print(f"puzzlegen: {self.package}.kernel.{self.function} is not compiled ahead of "
-                  f"time: {exc}")
+            print(f"puzzlegen: {self.package} {self.name} is not compiled ahead of time: {exc}")
             return []
         cc.target_cpu = "host"  # compiled at install time, on the machine that runs it
-        cc.export(self.function, self.signature)(getattr(kernel, self.function).py_func)
+        for (_, signature), (function, dispatcher) in zip(self.exports, jitted.items()):
+            cc.export(function, signature)(dispatcher.py_func)
         return [cc.distutils_extension(optional=True)]
+
+
+def _jitted(kernel: Kernel) -> dict:
+    """The numba JIT functions of ``kernel``'s exports, by name."""
+    found = {}
+    for path, _ in kernel.exports:
+        module, function = path.split(".")
+        found[function] = getattr(importlib.import_module(f"{kernel.package}.{module}"), function)
+    return found
+
+
+@lru_cache(maxsize=None)
+def _functions(kernel: Kernel) -> SimpleNamespace:
+    compiled = kernel.load()
+    if compiled is None:
+        return SimpleNamespace(**_jitted(kernel))
+    return SimpleNamespace(**{function: getattr(compiled, function)
+                              for function in (path.split(".")[1] for path, _ in kernel.exports)})

@@ -499,3 +499,48 @@ def test_an_exact_figure_makes_a_certain_level(name, rules, seed):
     low, high = graded.metrics["hardness_interval"]
     assert low == high == graded.metrics["hardness"]
     assert graded.level_probabilities == {graded.level: 1.0} and graded.sureness() == "exact"
+
+
+def test_compiled_grade_kernels_match_the_jit_kernels():
+    """The grade's kernels compiled at install (``codes.GRADE``) answer as numba's JIT ones:
+    decisions with their lines, whole trees, players' estimates and exact chances."""
+    from solvers.stacksquared import chances, players, tree
+    from solvers.stacksquared.api import compat_masks, line_masks
+    from solvers.stacksquared.codes import GRADE, decision_table
+    module = GRADE.built()
+    if module is None:
+        pytest.skip("the grade's kernels were not compiled ahead of time (pip install does)")
+    compat = compat_masks()
+    for rows, cols, seed in ((3, 3, 4), (3, 4, 11), (4, 4, 104), (4, 4, 5)):
+        deal = Deal.from_seed(seed, rows, cols)
+        card, line, width = tops(Position.start(deal)), line_masks(rows, cols), (deal.size + 7) // 8
+        answers = []
+        for decide, explore, win_chance, chance in (
+                (module.decide, module.explore, module.win_chance, module.chances),
+                (tree.decide, tree.explore, players.win_chance, chances.chances)):
+            path = np.zeros(deal.size, dtype=np.int64)
+            full = np.uint64((1 << deal.size) - 1)
+            result, table, count, length = decide(card, full, deal.size, line, compat, False,
+                                                  decision_table(width), 0, 10 ** 6, path, -1.0)
+            steps, hits, table, count, spread = win_chance(card, 3, 64, seed, 14, -1, line,
+                                                           compat, table, count, 10 ** 6, path)
+            lo, hi, exact, walked, table, count = chance(card, 4, 1, 5000, line, compat, table,
+                                                         count, 10 ** 6, path)
+            outcome, _, won, solutions, critical = (explore(card, line, compat, 20_000)
+                                                    if deal.size <= 12 else (0, 0, [], [], []))
+            answers.append((int(result), int(length), [list(a) for a in (steps, hits, spread,
+                                                                         lo, hi)],
+                            bool(exact), int(walked), int(count), int(outcome), list(won),
+                            list(solutions), list(critical)))
+        assert answers[0] == answers[1], (rows, cols, seed)
+
+
+def test_a_grade_command_starts_without_numba(tmp_path):
+    """Away from the checkout (so that the installed package runs), grading imports no numba
+    when its kernels were compiled ahead of time, and grades as the JIT kernels do."""
+    import forked
+    out = forked.without_numba(tmp_path, "solvers.stacksquared.codes:GRADE",
+                               ["stacksquared", "grade", "--seed", "104", "--rules", "4x4",
+                                "--json"])
+    assert not out["numba"] and out["level"] == "master"
+    assert out["metrics"]["players"]["random"]["win"] == pytest.approx(1.9436e-8, rel=1e-3)

@@ -18,7 +18,7 @@ from solvers.stacksquared.difficulty import DEFAULT_BUDGET, PLAYERS, TREE_CELLS,
 from solvers.stacksquared.game import GAME
 from solvers.stacksquared.hints import critical_moments, explain_lines
 from solvers.stacksquared.rules import Move
-from solvers.stacksquared.tree import explore_bytes
+from solvers.stacksquared.codes import explore_bytes
 
 
 @click.command()

@@ -12,7 +12,7 @@ from solvers.stacksquared.difficulty import DEFAULT_BUDGET
 from solvers.stacksquared.hints import hint as hint_of, parse_moves
 from solvers.stacksquared.game import GAME
 from solvers.stacksquared.rules import Position, replay
-from solvers.stacksquared.tree import decision_bytes
+from solvers.stacksquared.codes import decision_bytes
 
 
 #: The default time limit of a hint: an answer within a minute.

@@ -18,7 +18,7 @@ WORDS = 7             # words of a state's encoding in the losing-state table
 FRAMES = 7            # figures the search keeps per depth of its line
 
 #: ``kernel.search`` compiled at install (see its docstring for the arguments).
-SEARCH = Kernel("solvers.agnes", "search",
-                "Tuple((i8, i8, i8, i8))(i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, "
-                "b1, i8, b1, i8, b1, i8, f8, u8[::1], u8[:, ::1], i8, i8[:, ::1], u8[::1], "
-                "u8[:, ::1], i8[::1])")
+SEARCH = Kernel("solvers.agnes", "search", (
+    ("kernel.search",
+     "Tuple((i8, i8, i8, i8))(i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, b1, i8, b1, "
+     "i8, b1, i8, f8, u8[::1], u8[:, ::1], i8, i8[:, ::1], u8[::1], u8[:, ::1], i8[::1])"),))

@@ -48,10 +48,8 @@ from solvers.errors import LimitReached
 from solvers.game import harder_than, odds
 from solvers.result import Chance
 from solvers.stacksquared import Deal, replay, solve
-from solvers.stacksquared import chances, players as kernels
-from solvers.stacksquared.players import MAX_TRIES
-from solvers.stacksquared import tree
 from solvers.stacksquared.api import cells_to_moves, compat_masks, line_masks
+from solvers.stacksquared.codes import DONE, GRADE, MAX_TRIES, OPEN, WINS, decision_table
 from solvers.stacksquared.rules import Move, Position, compatible
 from solvers.stacksquared.symmetry import canonical_with_map
 
@@ -136,7 +134,7 @@ class Decider:
         self.line = line_masks(deal.rows, deal.cols)
         self.compat = compat_masks()
         self.max_states = max_states
-        self.table = tree.decision_table((self.n + 7) // 8)
+        self.table = decision_table((self.n + 7) // 8)
         self.count = 0
         self.path = np.zeros(self.n, dtype=np.int64)
 
@@ -150,12 +148,12 @@ class Decider:
                 occupied |= 1 << i
         if 0 <= self.deadline <= time.monotonic():
             raise self.limit_reached("seconds")
-        result, self.table, self.count, length = tree.decide(
+        result, self.table, self.count, length = GRADE.functions().decide(
             card, np.uint64(occupied), bin(occupied).count("1"), self.line, self.compat,
             not reference, self.table, self.count, self.max_states, self.path, self.deadline)
-        if result == tree.OPEN:
+        if result == OPEN:
             raise self.limit_reached("seconds" if self.count < self.max_states else "states")
-        return result == tree.WINS, [divmod(int(p), 64) for p in self.path[:length]]
+        return bool(result == WINS), [divmod(int(p), 64) for p in self.path[:length]]
 
     def limit_reached(self, by: str) -> LimitReached:
         """The error of a decision stopped by its ``states`` or ``seconds`` limit (recorded in
@@ -170,16 +168,16 @@ class Decider:
         """Certified bounds (lo, hi), indexed by look-ahead, on each player's chance to reach
         ``goal_stacks`` stacks from a winnable position, and whether they are exact
         (``chances.chances``)."""
-        lo, hi, exact, _, self.table, self.count = chances.chances(
+        lo, hi, exact, _, self.table, self.count = GRADE.functions().chances(
             card, len(PLAYERS), goal_stacks, positions, self.line, self.compat, self.table,
             self.count, self.max_states, self.path)
-        return lo, hi, exact
+        return lo, hi, bool(exact)
 
     def win_chance(self, card: np.ndarray, look: int, particles: int, seed: int,
                    exact_stacks: int, also_exact: int = -1) -> tuple[np.ndarray, ...]:
         """Per-move survival shares, surviving tries and between-lineage variances of a player
         (``players.win_chance``), on this table."""
-        steps, hits, self.table, self.count, lineage = kernels.win_chance(
+        steps, hits, self.table, self.count, lineage = GRADE.functions().win_chance(
             card, look, particles, seed, exact_stacks, also_exact, self.line, self.compat,
             self.table, self.count, self.max_states, self.path)
         if steps[0] < 0:
@@ -252,10 +250,10 @@ def player_figures(deal: Deal, decider: Decider, budget: Budget) -> dict:
 
 def tree_figures(deal: Deal, max_states: int) -> dict:
     """Exact whole-tree figures (module docstring), ``null`` past ``max_states``."""
-    out = tree.explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
+    out = GRADE.functions().explore(tops(Position.start(deal)), line_masks(deal.rows, deal.cols),
                        compat_masks(), max_states)
     outcome, _, win, sols, crit = out
-    if outcome != tree.DONE:
+    if outcome != DONE:
         return {"tree": "limit", "solutions": None, "min_critical": None}
     return {"tree": "exact", "solutions": int(sols[0]) if sols[0] < 2 ** 53 else float(sols[0]),
             "min_critical": int(crit[0]) if win[0] else None}

@@ -33,12 +33,10 @@ import numpy as np
 from numba import njit
 
 from solvers.jit import leaf
+from solvers.stacksquared.codes import MAX_TRIES
 from solvers.stacksquared.kernel import cannot_merge, generate_moves
 from solvers.stacksquared.tree import (OPEN, WINS, decide, move_slabs, occupancy, play_tops,
                                        take_back_tops)
-
-#: One step of ``win_chance`` makes at most this many tries per particle.
-MAX_TRIES = 16
 
 
 @leaf

@@ -28,6 +28,7 @@ from numba import njit
 from solvers.jit import leaf
 from solvers.timing import now
 from solvers.hashtable import FREE, SPLITMIX, find_id, reindexed
+from solvers.stacksquared.codes import DONE, LOSES, OPEN, STATE_LIMIT, WINS  # noqa: F401
 from solvers.stacksquared.kernel import (KEY_BITS, STATUS_SHIFT, cannot_merge, generate_moves,
                                          memo_find, memo_grow, pack_state, popcount, set_byte)
 
@@ -35,10 +36,6 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 MISSING = np.int8(-1)
 NO_CRIT = 1 << 30   # the crit value of a state without a winning line
-
-# Outcome codes.
-DONE = 0
-STATE_LIMIT = 2
 
 
 @njit(cache=True)
@@ -227,33 +224,6 @@ def explore(card0, line, compat, max_states):
             acc_crit[depth] = min(acc_crit[depth], crit[child])
         acc_sols[depth] += sols[child]
     return outcome, keys[:count], win[:count], sols[:count], crit[:count]
-
-
-# What ``decide`` answers for a position; the decision table stores it plus one in the two top
-# bits of a row's first word (``kernel.STATUS_SHIFT``), so that a stored row is never all zero.
-OPEN = 0
-WINS = 1
-LOSES = 2
-
-
-def decision_table(width: int) -> np.ndarray:
-    """An empty decision table: 2,048 rows (``memo_grow`` doubles them) of ``width`` key words."""
-    return np.zeros((2048, width), dtype=np.uint64)
-
-
-def explore_bytes(cells: int, states: int) -> int:
-    """At most the bytes :func:`explore` takes to store ``states`` states of a ``cells``-card
-    deal: its rows (a key of ``(cells + 7) // 8`` words and 17 bytes of figures) double when
-    full, so up to 3 a state while both copies live, and its slot index (8 bytes a slot) doubles
-    at 70% full, so up to 4.3 slots a state."""
-    return states * (3 * (8 * ((cells + 7) // 8) + 17) + 35)
-
-
-def decision_bytes(cells: int, states: int) -> int:
-    """At most the bytes of a decision table holding ``states`` states of a ``cells``-card deal:
-    it doubles at 70% full, so up to 2.9 rows a state, 4.3 while both copies live (6 here) of
-    ``(cells + 7) // 8`` words."""
-    return states * 6 * 8 * ((cells + 7) // 8)
 
 
 @njit(cache=True, inline="always")
