@@ -3,6 +3,7 @@ precision, annealing against sampling, generation time.  Results: ``benchmarks/d
 
   python benchmarks/design_bench.py grade --rules 4x4 --deals 100
   python benchmarks/design_bench.py search --rules 4x4 --level master --seconds 300
+  python benchmarks/design_bench.py search --level expert --methods annealing,player,structure
   python benchmarks/design_bench.py generate --level expert --count 10 --jobs 2
   python benchmarks/design_bench.py grade --game agnes --deals 100
 """
@@ -100,39 +101,116 @@ def sampling(game, rules, level: str, seconds: float) -> dict:
             "per_cpu_s": len(found) / used, "kept_per_cpu_s": len(kept) / used}
 
 
-def annealing(game, rules, level: str, seconds: float) -> dict:
+def annealing(game, rules, level: str, seconds: float, guess: bool = True) -> dict:
     """Annealing runs (``anneal.find``, one after another in this process) until the CPU budget
-    is spent."""
+    is spent; ``guess`` False anneals on the players' estimates at every level."""
     target = anneal.target_hardness(level, load(game, rules))
+
+    def run(k: int):
+        result = anneal.find((game.name, game.format_rules(rules), level, 2026, k, None, target,
+                              None), guess)
+        return None if result is None else game.parse_deal(result[0], rules)
+
+    return runs_until(game, rules, run, seconds)
+
+
+def runs_until(game, rules, run, seconds: float) -> dict:
+    """``run(k)`` for k = 0, 1, ... until the CPU budget is spent: the distinct deals (up to
+    symmetry) of those it returns."""
     found, runs, start = set(), 0, time.process_time()
     while time.process_time() - start < seconds:
-        result = anneal.find((game.name, game.format_rules(rules), level, 2026, runs, None,
-                              target, None))
+        deal = run(runs)
         runs += 1
-        if result is not None:
-            found.add(game.canonical(game.parse_deal(result[0], rules), rules))
+        if deal is not None:
+            found.add(game.canonical(deal, rules))
     used = time.process_time() - start
     return {"found": len(found), "runs": runs, "cpu_s": used, "per_cpu_s": len(found) / used}
+
+
+#: The structure method's default objective: the generator's earlier guess, minus the
+#: compatible pairs and half of those in line.
+WEIGHTS = "compat_edges=-1,line_edges=-0.5"
+
+
+def objective_annealing(game, rules, level: str, seconds: float, objective) -> dict:
+    """Runs of ``anneal.STEPS`` steps on ``objective`` (a function of the deal's structure
+    alone) from a random deal, each deal reached graded in full and counted when a pack of
+    ``level`` keeps it (``anneal.keeps``), until the CPU budget is spent."""
+    table = load(game, rules)
+
+    def run(k: int):
+        rng = random.Random(f"2026:{k}")
+        annealer = anneal.DealAnnealer(game, rules, game.random_deal(rng, rules), 0.0, False,
+                                       (0.0, 0.0), None, rng, random.Random(f"2026:{k}:accept"),
+                                       objective)
+        annealer.set_schedule({"tmax": anneal.T_MAX, "tmin": anneal.T_MIN,
+                               "steps": anneal.STEPS, "updates": 0})
+        annealer.copy_strategy = "deepcopy"
+        deal, _ = annealer.anneal()
+        graded = grade(game, deal, rules)
+        return deal if anneal.keeps(game, rules, deal, level, graded, table) else None
+
+    return runs_until(game, rules, run, seconds)
+
+
+def fitted_objective(weights: str):
+    """The linear objective ``NAME=WEIGHT,...`` over the deal's structure columns
+    (docs/research.md: the grade's graph figures and the largest suit)."""
+    from solvers.stacksquared.difficulty import graph_figures
+    try:
+        terms = {name: float(value) for name, value in (part.split("=")
+                                                         for part in weights.split(","))}
+    except ValueError:
+        raise click.BadParameter(f"{weights!r} is not NAME=NUMBER,...", param_hint="--weights")
+
+    def objective(deal) -> float:
+        suits = [sum(card.suit == s for card in deal.cards) for s in {c.suit for c in deal.cards}]
+        found = {**graph_figures(deal), "largest_suit": max(suits)}
+        if not terms.keys() <= found.keys():
+            raise click.BadParameter(f"no column {sorted(terms.keys() - found.keys())}",
+                                     param_hint="--weights")
+        return sum(weight * found[name] for name, weight in terms.items())
+
+    return objective
 
 
 @main.command("search")
 @game_options
 @click.option("--level", default="master", show_default=True)
 @click.option("--seconds", default=300.0, show_default=True, help="CPU budget per method.")
-def search(game_name, rules_text, level, seconds):
-    """Puzzles of LEVEL found per CPU-second: annealing against sampling, same budget, same run
-    (``ratio`` against every sampled deal of the level, ``ratio_same_bar`` against those a pack
-    keeps)."""
+@click.option("--methods", default="sampling,annealing", show_default=True,
+              help="Of sampling, annealing (the generator's runs), player (annealing on the "
+                   "players' estimates at every level) and structure (annealing on --weights, "
+                   "StacksSquared).")
+@click.option("--weights", default=WEIGHTS, show_default=True,
+              help="The structure method's objective.")
+def search(game_name, rules_text, level, seconds, methods, weights):
+    """Puzzles of LEVEL found per CPU-second by each method, same budget, same run; with
+    sampling and annealing, ``ratio`` of annealing against every sampled deal of the level and
+    ``ratio_same_bar`` against those a pack keeps."""
     game, rules = game_and_rules(game_name, rules_text)
     level = parse_level(level)
+    chosen = methods.split(",")
+    if not set(chosen) <= {"sampling", "annealing", "player", "structure"}:
+        raise click.BadParameter(methods, param_hint="--methods")
+    if "structure" in chosen and game.name != "stacksquared":
+        raise click.BadParameter("structure anneals StacksSquared deals", param_hint="--methods")
+    objective = fitted_objective(weights)
+    if "structure" in chosen:
+        objective(game.deal_from_seed(2, rules))   # a bad --weights is refused before any run
     grade(game, game.deal_from_seed(2, rules), rules)
-    sample = sampling(game, rules, level, seconds)
-    anneals = annealing(game, rules, level, seconds)
-    ratio = (anneals["per_cpu_s"] / sample["per_cpu_s"]) if sample["found"] else None
-    same_bar = (anneals["per_cpu_s"] / sample["kept_per_cpu_s"]) if sample["kept"] else None
-    print(json.dumps({"game": game.name, "rules": game.format_rules(rules), "level": level,
-                      "sampling": sample, "annealing": anneals, "ratio": ratio,
-                      "ratio_same_bar": same_bar}, indent=1))
+    run = {"sampling": lambda: sampling(game, rules, level, seconds),
+           "annealing": lambda: annealing(game, rules, level, seconds),
+           "player": lambda: annealing(game, rules, level, seconds, guess=False),
+           "structure": lambda: objective_annealing(game, rules, level, seconds, objective)}
+    out = {"game": game.name, "rules": game.format_rules(rules), "level": level}
+    out.update({name: run[name]() for name in chosen})
+    if "sampling" in out and "annealing" in out:
+        sample, anneals = out["sampling"], out["annealing"]
+        out["ratio"] = anneals["per_cpu_s"] / sample["per_cpu_s"] if sample["found"] else None
+        out["ratio_same_bar"] = (anneals["per_cpu_s"] / sample["kept_per_cpu_s"]
+                                 if sample["kept"] else None)
+    print(json.dumps(out, indent=1))
 
 
 @main.command("generate")

@@ -15,8 +15,9 @@ data set built with ``--structure-only``.  The report (JSON), on a seeded 70/30 
    Spearman, and each attribute's permutation importance (the held-out R^2 lost when that
    column is shuffled, mean and SD of 10 shuffles);
 3. objectives a generator could anneal on: a linear least-squares fit on standardised
-   attributes, the same fit on the three most important ones, and the generator's present
-   guess (``difficulty.rough_hardness``: minus the compatible pairs and half of those in line);
+   attributes, the same fit on the three most important ones (the generator's guess,
+   ``difficulty.rough_hardness``, is this fit on 4x4), and the generator's first guess, minus
+   the compatible pairs and half of those in line (``pairs``);
    for each, the held-out Spearman and how many of the held-out expert and master deals are
    among the 1% and the 5% it ranks hardest (a generator steered by it starts there).
 
@@ -109,9 +110,9 @@ def report(path: str, hardness_file: str | None) -> dict:
 
     every, every_weights = linear(names)
     three, three_weights = linear(ranked[:3])
-    rough = -(frame["compat_edges"].to_numpy(float) + frame["line_edges"].to_numpy(float) / 2)
+    pairs = -(frame["compat_edges"].to_numpy(float) + frame["line_edges"].to_numpy(float) / 2)
     objectives = {"linear_all": (every, every_weights), "linear_top3": (three, three_weights),
-                  "rough_hardness": (rough[test], {"compat_edges": -1.0, "line_edges": -0.5}),
+                  "pairs": (pairs[test], {"compat_edges": -1.0, "line_edges": -0.5}),
                   "boosted_model": (model.predict(x[test]), None)}
     return {
         "data": path, "grid": f"{int(frame['rows'].iloc[0])}x{int(frame['cols'].iloc[0])}",

@@ -16,6 +16,13 @@ level's measured part); for master, how far the deal is below ``MASTER_MARGIN`` 
 cut (any harder deal is on target and stops the run).  A deal that cannot be won, or breaks a
 constraint's bound, costs ``PENALTY`` (plus the constraint's excess).
 
+At expert and master (``GUESSED``), where the game has a guess and no designer constraints
+bind the deal, a run anneals on the guess alone (its energy is minus the guess, moves
+unsteered): the guess's hardest deals are where those levels lie, and a step costs microseconds
+instead of a player's estimate, so many cheap runs beat a few costly ones (docs/design.md,
+"Generation").  The deal a run reaches is graded in full and kept by the same rule
+(``keeps``) as any other.
+
 Each deal is first estimated quickly (the game's ``hardness(quick=True)``); a deal whose quick
 energy beats the best full estimate so far is estimated again in full, and that figure is its
 energy, so a run never climbs on the noise of quick estimates and its best deal is graded as it
@@ -36,6 +43,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from functools import partial
 
 from simanneal import Annealer
 
@@ -63,6 +71,8 @@ PENALTY = 100.0
 STEER, START_DRAWS = 5, 200
 #: Independent estimates of a deal's hardness that must confirm its level before a pack keeps it.
 CONFIRM = 3
+#: Levels whose runs anneal on the game's guess alone (where it has one and no constraints).
+GUESSED = ("expert", "master")
 
 
 def hardness_at(percentile: float, table: dict) -> float:
@@ -112,14 +122,15 @@ class DealAnnealer(Annealer):
 
     def __init__(self, game: games.Designable, rules, deal, target: float, at_least: bool,
                  reach: tuple[float, float], constraints, rng: random.Random,
-                 accept: random.Random | None = None):
+                 accept: random.Random | None = None, objective=None):
         self.game, self.rules = game, rules
         self.target, self.at_least, self.reach = target, at_least, reach
         self.constraints, self.rng = constraints, rng
         self.accept = accept if accept is not None else random.Random()
         self.memo: dict = {}
         self.best_full = float("inf")
-        self.steered = game.rough_hardness(deal, rules) is not None
+        self.objective = objective   # a function of the deal: annealed on alone when given
+        self.steered = objective is None and game.rough_hardness(deal, rules) is not None
         # Not simanneal's __init__: it takes SIGINT (which only the main thread may, and which
         # is the run engine's to handle), besides copying the starting deal.
         self.state = self.copy_state(deal)
@@ -176,6 +187,10 @@ class DealAnnealer(Annealer):
         return abs(hardness - self.target)
 
     def energy(self) -> float:
+        if self.objective is not None:
+            if runs.stopping():
+                raise KeyboardInterrupt
+            return -self.objective(self.state)
         excess = 0 if self.constraints is None else self.constraints.excess(self.state)
         if excess:
             return PENALTY + excess
@@ -211,10 +226,12 @@ def start_deal(game: games.Designable, rules, level: str, rng: random.Random):
     return draws[min(int(TARGET[level] / 100 * START_DRAWS), START_DRAWS - 1)]
 
 
-def attempt(job: tuple):
+def attempt(job: tuple, guess: bool = True):
     """One annealing run (worker function): ``job = (game, rules, level, seed, k, start, target,
     constraints)``; ``start`` is the starting deal's text or None for a random one (meeting the
-    constraints).  Returns the best deal the run reached, None when it cannot be won."""
+    constraints).  Returns the best deal the run reached, None when it cannot be won.  At the
+    ``GUESSED`` levels the run anneals on the game's guess alone, unless ``guess`` is False
+    (then on the players' estimates, as at the other levels)."""
     name, rules_text, level, seed, k, start, target, constraints = job
     game = games.get(name)
     rules = game.parse_rules(rules_text)
@@ -225,20 +242,23 @@ def attempt(job: tuple):
         deal = start_deal(game, rules, level, rng)
     else:
         deal = constraints.start(rules, rng)
+    guessed = (guess and level in GUESSED and constraints is None
+               and game.rough_hardness(deal, rules) is not None)
     annealer = DealAnnealer(game, rules, deal, target, level == "master",
                             window(level, load(game, rules), STOP), constraints, rng,
-                            random.Random(f"{seed}:{k}:accept"))
+                            random.Random(f"{seed}:{k}:accept"),
+                            partial(game.rough_hardness, rules=rules) if guessed else None)
     annealer.set_schedule({"tmax": T_MAX, "tmin": T_MIN, "steps": STEPS, "updates": 0})
     annealer.copy_strategy = "deepcopy"
     state, energy = annealer.anneal()
-    return None if energy >= PENALTY else state
+    return None if not guessed and energy >= PENALTY else state
 
 
-def find(job: tuple) -> tuple[str, Grade] | None:
+def find(job: tuple, guess: bool = True) -> tuple[str, Grade] | None:
     """One annealing run and the full grade of the deal it reaches (worker function): None when
     a pack would not keep it (``keeps``; never a ``limit`` grade), or it breaks the
-    constraints."""
-    deal = attempt(job)
+    constraints.  ``guess``: as for :func:`attempt`."""
+    deal = attempt(job, guess)
     if deal is None:
         return None
     game, level, constraints = games.get(job[0]), job[2], job[7]

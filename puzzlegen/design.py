@@ -65,7 +65,7 @@ def generate_pack(game: Designable, rules, count: int, levels: list[str], seed: 
                   "schedule": {"tmax": anneal.T_MAX, "tmin": anneal.T_MIN, "steps": anneal.STEPS,
                                "stop": anneal.STOP, "window": anneal.WINDOW,
                                "steer": anneal.STEER, "start_draws": anneal.START_DRAWS,
-                               "confirm": anneal.CONFIRM}}
+                               "confirm": anneal.CONFIRM, "guessed": list(anneal.GUESSED)}}
     limit = max_attempts if max_attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * count
     puzzles: list[dict] = []
     seen: set = set()

@@ -359,8 +359,9 @@ class Designable(Game):
 
     def rough_hardness(self, deal: Any, rules: Any) -> float | None:
         """A guess at the hardness from the deal's structure alone (higher: harder), cheap
-        enough for every candidate move: annealing steers its moves and starts with it.  None
-        (this default): the game has no such guess, moves are drawn blind."""
+        enough for every candidate move: annealing steers its moves and starts with it, and at
+        expert and master anneals on it alone (``anneal.GUESSED``).  None (this default): the
+        game has no such guess, moves are drawn blind."""
         return None
 
     @abstractmethod

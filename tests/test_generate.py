@@ -293,3 +293,26 @@ def test_scheduler_option_and_a_lost_cluster(tmp_path, monkeypatch):
         "error: lost the Dask scheduler at tcp://10.0.0.5:8786: 1 annealing runs finished; the 1 "
         f"puzzle found are in {out}\n")
     assert len(packs.load(out)["puzzles"]) == 1
+
+
+def test_expert_and_master_runs_anneal_on_the_guess_alone(tmp_path):
+    """At expert and master a run's energy is minus the game's guess (no player estimate) and
+    it ends harder by the guess than nearly every random deal; an annealer given an objective
+    anneals on it alone, unsteered.  A 4x4 master pack made so is valid and says so in its
+    parameters."""
+    rules = Grid(4, 4)
+    table = load(GAME, rules)
+    guesses = sorted(GAME.rough_hardness(GAME.random_deal(random.Random(i), rules), rules)
+                     for i in range(300))
+    job = ("stacksquared", "4x4", "master", 5, 0, None, anneal.target_hardness("master", table),
+           None)
+    deal = anneal.attempt(job)
+    assert GAME.rough_hardness(deal, rules) > guesses[-3]
+    annealer = anneal.DealAnnealer(GAME, rules, deal, 3.0, True, (3.0, math.inf), None,
+                                   random.Random(1), objective=lambda d: len(d.cards))
+    assert annealer.energy() == -16 and not annealer.steered and not annealer.memo
+    pack = generate(tmp_path, "master.json", "--rules", "4x4", "--count", "2", "--level",
+                    "master", "--seed", "3")
+    assert [p["level"] for p in pack["puzzles"]] == ["master"] * 2
+    assert pack["created_with"]["parameters"]["schedule"]["guessed"] == ["expert", "master"]
+    assert packs.validate(pack) == []
