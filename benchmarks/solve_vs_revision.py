@@ -8,12 +8,14 @@
 The revision's ``solvers/`` is extracted (``git archive``) into a temporary folder.  Each round
 solves the same deals (``Game.deal_from_seed``, the game's default limits) in a fresh process
 for each side in turn, the revision's first, after one warm-up round that compiles or loads both
-sides' kernels, so that machine load hits both alike.  Printed, as JSON: each side's process CPU
-seconds per round and their medians, the ratio new / base of the medians, and the seeds whose
-result (status, value, moves) differs between the sides, which a change meant only to be faster
-must leave empty.  The revision must have the game contract (``solvers/game.py``).  Both sides
-run from their source trees on numba's JIT (cached in each tree); an ahead-of-time build of the
-checkout's search made in place (``solvers/aot.py``) would serve its side only: remove it first.
+sides' kernels, so that machine load hits both alike; with ``--warm`` each process solves the
+first deal once before its clock starts, which leaves out loading the kernels.  Printed, as
+JSON: each side's process CPU seconds per round and their medians, the ratio new / base of the
+medians, and the seeds whose result (status, value, moves) differs between the sides, which a
+change meant only to be faster must leave empty.  The revision must have the game contract
+(``solvers/game.py``).  Both sides run from their source trees on numba's JIT (cached in each
+tree); an ahead-of-time build of the checkout's search made in place (``solvers/aot.py``) would
+serve its side only: remove it first.
 """
 from __future__ import annotations
 
@@ -33,12 +35,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def child(game_name: str, rules_text: str, first: int, last: int) -> None:
+def child(game_name: str, rules_text: str, first: int, last: int, warm: bool) -> None:
     """One side's round (run with ``solvers`` of that side first on the path): JSON on stdout."""
     from solvers import game as games
     game = games.get(game_name)
     rules = game.parse_rules(rules_text)
     deals = [game.deal_from_seed(seed, rules) for seed in range(first, last + 1)]
+    if warm:
+        game.solve(deals[0], rules, game.default_limits)
     start = time.process_time()
     results = [game.solve(deal, rules, game.default_limits) for deal in deals]
     seconds = time.process_time() - start
@@ -60,8 +64,8 @@ def side(tree: Path, args) -> dict:
     """One round of one side, in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run([sys.executable, __file__, "--child", "--game", args.game, "--rules",
-                           args.rules, "--seeds", args.seeds], env=env, capture_output=True,
-                          text=True, cwd=tree)
+                           args.rules, "--seeds", args.seeds, *(["--warm"] if args.warm else [])],
+                          env=env, capture_output=True, text=True, cwd=tree)
     if done.returncode:
         sys.exit(f"error: the {'revision' if tree != ROOT else 'checkout'}'s round failed: "
                  f"{done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ''}")
@@ -75,6 +79,9 @@ def main() -> None:
     ap.add_argument("--rules", default=None, help="the game's rules (default: its default)")
     ap.add_argument("--seeds", default="0..199", help="A..B: the deals (default 0..199)")
     ap.add_argument("--rounds", type=int, default=5, help="timed rounds a side (default 5)")
+    ap.add_argument("--warm", action="store_true",
+                    help="solve the first deal once before the clock starts, so that the times "
+                         "leave out loading the kernels (a few tenths of a second a process)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     try:
@@ -84,7 +91,7 @@ def main() -> None:
     if first > last or first < 0 or args.rounds < 1:
         ap.exit(2, "error: --seeds needs 0 <= A <= B, and --rounds 1 or more\n")
     if args.child:
-        child(args.game, args.rules, first, last)
+        child(args.game, args.rules, first, last, args.warm)
         return
     if not args.rev:
         ap.exit(2, "error: give --rev, the revision to compare with\n")
@@ -109,7 +116,7 @@ def main() -> None:
     differ = [first + i for i, (a, b) in enumerate(zip(outputs["base"], outputs["new"]))
               if a != b]
     print(json.dumps({"rev": args.rev, "game": args.game, "rules": args.rules,
-                      "seeds": args.seeds, "seconds": rounds,
+                      "seeds": args.seeds, "warm": args.warm, "seconds": rounds,
                       "median": {k: round(v, 4) for k, v in medians.items()},
                       "ratio_new_over_base": round(medians["new"] / medians["base"], 3)
                       if medians["base"] else None,

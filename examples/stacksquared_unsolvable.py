@@ -50,7 +50,9 @@ def start_proof(cards: str, rows: int, cols: int) -> str:
                                np.zeros(n, dtype=np.uint64), np.zeros(2 * n, dtype=np.uint64))
     if bound < n * n:
         return "partition"
-    if kernel.pendant_dead(card, occupied, line, suit_cells, rank_cells):
+    if kernel.bridge_dead(card, occupied, line, suit_cells, rank_cells,
+                          np.empty(kernel.PLAYS, dtype=np.uint64),
+                          np.zeros(3 * kernel.GAMES, dtype=np.uint64)):
         return "pendant"
     return "search"
 

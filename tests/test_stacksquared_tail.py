@@ -1,6 +1,7 @@
-"""The pendant rule of the StacksSquared kernel (``kernel.pendant_dead``, proved in the kernel's
-docstring) against the brute-force oracle of test_stacksquared_solver and the decision search of
-``tree`` (which knows only the connectivity cut); and the deals of the max-score tail it cuts."""
+"""The pendant rule of the StacksSquared kernel (proved in the kernel's docstring), with the
+clusters that ``kernel.pendant_dead`` and ``kernel.bridge_dead`` find, against the brute-force
+oracle of test_stacksquared_solver and the decision search of ``tree`` (which knows only the
+connectivity cut); and the deals of the max-score tail it cuts."""
 import random
 
 import numpy as np
@@ -11,7 +12,7 @@ from solvers.stacksquared import Deal, Position, kernel, replay, solve
 from solvers.stacksquared.api import compat_masks, line_masks
 from solvers.stacksquared.codes import DONE, PORTFOLIO
 from solvers.stacksquared.difficulty import Decider, tops
-from solvers.stacksquared.rules import compatible
+from solvers.stacksquared.rules import Move, compatible
 from test_stacksquared_solver import oracle, oracle_position
 
 #: Grids whose positions the oracle searches in a blink when they hold at most 9 stacks.
@@ -22,12 +23,27 @@ def occupancy(card: np.ndarray) -> np.uint64:
     return np.uint64(sum(1 << i for i, c in enumerate(card.tolist()) if c >= 0))
 
 
-def pendant_dead(card: np.ndarray, rows: int, cols: int) -> bool:
+def dead(finder, card: np.ndarray, rows: int, cols: int) -> bool:
+    """The rule's verdict on a position, for the clusters ``finder`` finds."""
     occupied = occupancy(card)
     suit_cells = np.zeros(4, dtype=np.uint64)
     rank_cells = np.zeros(15, dtype=np.uint64)
     kernel.group_cells(card, occupied, suit_cells, rank_cells)
-    return kernel.pendant_dead(card, occupied, line_masks(rows, cols), suit_cells, rank_cells)
+    return finder(card, occupied, line_masks(rows, cols), suit_cells, rank_cells,
+                  np.empty(kernel.PLAYS, dtype=np.uint64),
+                  np.zeros(3 * kernel.GAMES, dtype=np.uint64))
+
+
+def pendant_dead(card: np.ndarray, rows: int, cols: int) -> bool:
+    return dead(kernel.pendant_dead, card, rows, cols)
+
+
+def bridge_dead(card: np.ndarray, rows: int, cols: int) -> bool:
+    """The rule for every cluster of at most ``kernel.CLUSTER`` tops: it cuts wherever
+    ``pendant_dead`` does."""
+    verdict = dead(kernel.bridge_dead, card, rows, cols)
+    assert verdict or not pendant_dead(card, rows, cols), card
+    return verdict
 
 
 def cannot_merge(card: np.ndarray, rows: int, cols: int) -> bool:
@@ -49,27 +65,53 @@ def random_position(rng: random.Random, rows: int, cols: int, stacks: int):
     return card, size
 
 
-def cluster_position(rng: random.Random, rows: int, cols: int, stacks: int, pair: bool):
+def apart(cells: list, cols: int) -> bool:
+    """No two of the cells share a line."""
+    return not any(a != b and (a // cols == b // cols or a % cols == b % cols)
+                   for a in cells for b in cells)
+
+
+def cluster_position(rng: random.Random, rows: int, cols: int, stacks: int, pair: bool,
+                     spread: bool, extra: int = 0):
     """A random position of ``stacks`` stacks where the rule's premises hold: a top v, a
-    cluster C of one card or (``pair``) two compatible cards, on cells no two of which share a
-    line, no other top compatible with C, and a single other top z compatible with v."""
+    cluster C of one card or (``pair``) two compatible cards, and ``extra`` more cards each
+    compatible with one of those, no other top compatible with C, and a single other top z
+    compatible with v; with ``spread`` no two of the cells of v and C share a line, without it
+    at least two do."""
     n = rows * cols
+    size = (2 if pair else 1) + extra
     while True:
         cells = rng.sample(range(n), stacks)
-        picked = cells[:3 if pair else 2]
-        if not any(a != b and (a // cols == b // cols or a % cols == b % cols)
-                   for a in picked for b in picked):
+        picked = cells[:1 + size]
+        if apart(picked, cols) == spread:
             break
     cards = [Card.from_index(i) for i in range(52)]
+
+    def draw(chosen: list, fits) -> Card:
+        pool = [c for c in cards if c not in chosen and fits(c)]
+        if not pool:
+            raise LookupError
+        return rng.choice(pool)
+
+    def tops() -> list:
+        v = rng.choice(cards)
+        cluster = [draw([v], lambda c: compatible(c, v))]
+        for i in range(1, size):
+            meets = all if i < size - extra else any
+            cluster.append(draw([v, *cluster],
+                                lambda c: meets(compatible(c, x) for x in cluster)))
+        apart_from_c = lambda c: not any(compatible(c, x) for x in cluster)  # noqa: E731
+        chosen = [v, *cluster, draw([v, *cluster], lambda c: compatible(c, v) and apart_from_c(c))]
+        while len(chosen) < stacks:
+            chosen.append(draw(chosen, lambda c: apart_from_c(c) and not compatible(c, v)))
+        return chosen
+
     while True:
-        chosen = rng.sample(cards, stacks)
-        v, cluster, z, rest = chosen[0], chosen[1:len(picked)], chosen[len(picked)], \
-            chosen[len(picked) + 1:]
-        if (all(compatible(x, y) for x in cluster for y in cluster if x != y)
-                and any(compatible(v, x) for x in cluster) and compatible(v, z)
-                and not any(compatible(x, y) for x in cluster for y in [z, *rest])
-                and not any(compatible(v, y) for y in rest)):
+        try:
+            chosen = tops()
             break
+        except LookupError:
+            pass
     card = np.full(n, -1, dtype=np.int8)
     size = np.zeros(n, dtype=np.int64)
     cuts = sorted(rng.sample(range(1, n), stacks - 1))
@@ -104,32 +146,70 @@ def test_the_rule_cuts_no_position_with_a_single_stack(rows, cols):
     """Wherever the rule says dead, the oracle finds no single stack; the rule does fire, also
     where the stacks are connected."""
     rng = random.Random(rows * 100 + cols)
-    fired = connected = 0
+    fired = connected = wider = 0
     for _ in range(3000):
         card, size = random_position(rng, rows, cols, rng.randint(3, min(9, rows * cols)))
-        if pendant_dead(card, rows, cols):
+        if bridge_dead(card, rows, cols):
             assert not oracle_of(card, size, cols)[0], card
             fired += 1
             connected += not cannot_merge(card, rows, cols)
-    assert fired > 200 and connected > 50, (fired, connected)
+            wider += not pendant_dead(card, rows, cols)
+    assert fired > 200 and connected > 50 and wider > 5, (fired, connected, wider)
 
 
 @pytest.mark.parametrize("rows,cols,pair", [(3, 3, False), (3, 3, True), (3, 4, False),
                                             (3, 4, True), (4, 4, False), (4, 4, True),
                                             (2, 5, False)])
 def test_the_rule_on_positions_with_its_premises(rows, cols, pair):
-    """Positions with a pendant card or a two-card cluster: the rule cuts only where the
-    oracle finds no single stack.  A pendant card does not always cut (the cells matter); a
-    two-card cluster always does."""
+    """Positions with a pendant card or a two-card cluster, no two of the cells of v and C in
+    line: the rule cuts only where the oracle finds no single stack.  A pendant card does not
+    always cut (the cells matter); a two-card cluster always does."""
     rng = random.Random(rows * 10 + cols + pair)
     fired = 0
     for _ in range(80):
-        card, size = cluster_position(rng, rows, cols, rng.randint(4, min(8, rows * cols)), pair)
-        dead = pendant_dead(card, rows, cols)
-        one = oracle_of(card, size, cols)[0]
-        assert not (dead and one), card
-        fired += dead
+        card, size = cluster_position(rng, rows, cols, rng.randint(4, min(8, rows * cols)), pair,
+                                      True)
+        cut = pendant_dead(card, rows, cols)
+        assert not (bridge_dead(card, rows, cols) and oracle_of(card, size, cols)[0]), card
+        fired += cut
     assert fired == 80 if pair else 20 < fired < 80, fired
+
+
+@pytest.mark.parametrize("rows,cols,pair", [(3, 3, False), (3, 3, True), (3, 4, True),
+                                            (4, 4, True), (2, 5, True)])
+def test_the_rule_where_cells_of_the_cluster_share_lines(rows, cols, pair):
+    """The same with two of the cells of v and C in line, where the game of v's and C's stacks
+    (``kernel.landings``) decides: the rule cuts only where the oracle finds no single stack,
+    and it cuts most of those."""
+    rng = random.Random(rows * 10 + cols + pair + 100)
+    fired = stuck = 0
+    for _ in range(150):
+        card, size = cluster_position(rng, rows, cols, rng.randint(4, min(8, rows * cols)), pair,
+                                      False)
+        cut = bridge_dead(card, rows, cols)
+        one = oracle_of(card, size, cols)[0]
+        assert not (cut and one), card
+        fired += cut
+        stuck += not one
+    assert stuck / 2 < fired, (fired, stuck)
+
+
+@pytest.mark.parametrize("rows,cols,extra", [(3, 3, 1), (3, 4, 1), (3, 4, 2), (4, 4, 2),
+                                             (2, 5, 1)])
+def test_the_rule_on_clusters_of_three_and_four(rows, cols, extra):
+    """Clusters of ``extra`` more cards than a pair, which only ``bridge_dead`` finds: the rule
+    cuts only where the oracle finds no single stack, and it cuts most of those."""
+    rng = random.Random(rows * 10 + cols + extra + 200)
+    fired = stuck = 0
+    for _ in range(60):
+        card, size = cluster_position(rng, rows, cols, rng.randint(4 + extra, min(9, rows * cols)),
+                                      True, False, extra)
+        cut = bridge_dead(card, rows, cols)
+        one = oracle_of(card, size, cols)[0]
+        assert not (cut and one), card
+        fired += cut
+        stuck += not one
+    assert stuck / 2 < fired, (fired, stuck)
 
 
 @pytest.mark.parametrize("rows,cols", SMALL_GRIDS)
@@ -170,7 +250,7 @@ def test_the_rule_agrees_with_the_plain_decision_search(rows, cols, seeds):
                     break
                 position = position.play(rng.choice(moves))
                 card = tops(position)
-                if pendant_dead(card, rows, cols):
+                if bridge_dead(card, rows, cols):
                     fired += 1
                     assert not decider.decide(card)[0], (seed, position)
     assert fired > 20
@@ -190,6 +270,30 @@ def test_the_tail_deals_take_few_nodes(seed, before, max_score):
     assert result.details["single_stack"] is False
     assert result.details["max_score"] == max_score == replay(deal, result.moves).score()
     assert result.nodes < 100_000 < before
+
+
+def test_the_rule_decides_seed_618979_where_its_cluster_shares_a_line():
+    """{KS, QS, KD} joins the rest only through KD-TD, and KS and KD share column 0.  The
+    cluster's game leaves one cell for TD to gather the other 12 stacks on, r0c2, held by 7H: the
+    root lives, and once 7H's stack leaves r0c2 the position is dead.  The single-stack search
+    took 10,446,570 nodes without the cluster's game."""
+    deal = Deal.from_seed(618979)
+    position = Position.start(deal)
+    assert not pendant_dead(tops(position), 4, 4)
+    position = position.play(Move(Card.parse("7H"), Card.parse("6H")))
+    assert pendant_dead(tops(position), 4, 4) and not cannot_merge(tops(position), 4, 4)
+    assert solve(deal, max_score=False).nodes < 1_000_000
+
+
+def test_the_wider_clusters_decide_seeds_669008_and_889777():
+    """669008 (its 16 cards in two halves joined by TD-9S) proves no single stack with the
+    clusters of up to four cards, found past ``kernel.WIDEN`` nodes, in far fewer nodes than
+    the 4,074,366 of the clusters of one or two alone; 889777's root is dead with {JS, QS, KS, AS},
+    joined to the rest through JS-TH."""
+    assert kernel.WIDEN < solve(Deal.from_seed(669008), max_score=False).nodes < 2_000_000
+    card = tops(Position.start(Deal.from_seed(889777)))
+    assert bridge_dead(card, 4, 4) and not pendant_dead(card, 4, 4)
+    assert solve(Deal.from_seed(889777), max_score=False).nodes == 0
 
 
 def test_the_rule_cuts_the_root_of_seed_360528():

@@ -14,31 +14,44 @@ The sum over classes of (cards in the class)^2 therefore bounds every reachable 
 subtree whose bound cannot beat the best score found so far is cut.  A state seen before is never
 searched again: its leaves do not depend on the path, and the best score only grows.
 
-The single-stack search also cuts positions by the pendant rule (``pendant_dead``).  Take a top v
-and a cluster C of one or two other tops such that (a) every top compatible with a card of C is in
-C or is v, (b) no two of the cells of v and C share a line, and (c) exactly one top z outside C is
-compatible with v; let W be the other occupied cells.  Then a single stack needs z to end on top of
-its stack on a cell p in line with v's cell and with the cell of every card of C, where p is z's
-cell if W is empty, and otherwise a cell of W that z reaches from its cell in at most k line steps
-through cells of W, k the number of tops in W compatible with z.  With two cards in C no cell is in
-line with all three cells (they lie in distinct rows and columns, and a cell's row and column meet
-at most two of them): then (a), (b) and (c) alone cut.
+The single-stack search also cuts positions by the pendant rule.  Take a top v and a cluster C of
+other tops such that (a) every top compatible with a card of C is in C or is v, and (b) exactly
+one top z outside C is compatible with v (v and z make a bridge of the compatibility graph of the
+tops); let A be v and C, the stacks of A those topped by its cards, and W the occupied cells but
+those of A and z.  A single stack then needs one of:
 
-Proof: the tops of a later position are some of this one's, each on a cell occupied now; a move
-joins two compatible tops in line, the mover's top stays on top at the destination, the other is
-covered for good.  By (a) and (b) no card of C moves before one of them has a move with v, and by
-(b) v has none before it has moved.  Until then v stays on top (covered, it would leave C's cards
-no way to join z's stack), so v's first move is onto z, from v's cell, by (c).  After it no top
-outside C is compatible with v or with a card of C, and the stack topped by v only ever gets tops
-from v and C; a stack topped outside them could never join, so z's stack already held every stack
-but v's and C's.  Until then z stayed on top (covered, it would leave v no move) and gathered those
-stacks by moving onto them: each time onto a top compatible with z (by (a) none of C; not v, which
-stayed on top), covered for good, so at most k times; on a cell in line with its own, and of W (C's
-and v's cells are theirs, z's own stays empty once left); at least once if W is not empty.  Left
-are v's stack on p and C's cards on their cells.  One card x of C: x and v must join, so p is in
-line with x's cell.  Two, a and b: a first move between v and a, say, leaves the top on a's cell,
-which shares no line with b's, or on p when a moves onto v, from a cell in line with p; and b's
-cell must then be in line with p too.
+(i)  z's stack gathers the stacks of W on a cell p: z's cell if W is empty, and otherwise a cell
+     of W that z reaches from its cell in at most k line steps through cells of W, k the number
+     of tops in W compatible with z; v's stack moves onto it from a cell in line with p; then the
+     stacks of A, v's on p, become one;
+(ii) the stacks of A become one by moves among themselves, none onto v's stack.
+
+``landings`` plays the game of A's stacks: for (i) with one more stack, on p, that only v moves
+onto and that never moves, which gives the cells p that work; for (ii) as it is.  When no cell
+that z may reach works and (ii) fails, the position is dead (``cluster_dead``).  The search takes
+clusters of at most four tops: ``pendant_dead`` finds those of one or two from a top with one or
+two compatible tops, at little cost a node; ``bridge_dead`` finds them all, at the root and past
+``WIDEN`` nodes, where a search is a long proof that no single stack exists.
+
+Proof: the tops of a later position are some of this one's; a move joins two compatible tops in
+line, the mover's top stays on top at the destination, the other is covered for good.  By (a) and
+(b) the only compatible tops of which one is in A and the other not are v and z: until a move
+between v's stack and z's, the stacks of A and the others play apart, each keeping its top in its
+own set, and there is such a move, or the two never join.  Until then v and z stay on top
+(covered, neither could make that move).  (i) If v's stack moves onto z's, on a cell p, the stack
+it makes is topped by v and then by cards of A, compatible with no top of W: a stack of W left
+over could never join it, so z's stack held every stack of W already.  z gathered them by moving
+onto them (a stack moving onto z's would cover z): each time onto a top compatible with z,
+covered for good, so at most k times; on a cell in line with its own, and of W (z's own stays
+empty once left); at least once if W is not empty.  Meanwhile v's stack moved only onto stacks of
+A, so it comes from a cell of A in line with p, and the stacks left after the move are A's, v's
+on p.  (ii) If z's stack moves onto v's, the stack it makes is topped by z and then by cards
+outside A, compatible with no card of C: a stack of C left over could never join it, so v's
+stack held A already, gathered by moves among A's stacks none of which covered v.
+
+When no two cells of A share a line, (ii) fails and v's stack first moves onto z's from v's own
+cell; with two cards in C no cell p works then (it would be in line with three cells in distinct
+rows and columns), and (a) and (b) alone cut.
 
 The first part holds the pieces other kernels share (``tree``, grading); the second the solver's
 own search, ``solve_search`` (ahead-of-time compiled at install: ``codes.SEARCH``).
@@ -298,34 +311,123 @@ def score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj, wo
     return class_bound(size, occupied, line, work_adj, work_stack)
 
 
+#: The most tops of A (v and C) in the pendant rule.
+CLUSTER = 5
+#: ``landings``' words: two for each position still to look at, of which a position of k tokens
+#: adds at most k(k - 1) (the tokens of A and the stack on p).
+PLAYS = 2 * sum(k * (k - 1) for k in range(2, CLUSTER + 2))
+#: In ``onto`` (token t's moves are its byte), the moves onto token 0.
+ONTO_V = np.uint64(0x0101010101010101)
+FIELD = np.uint64(63)  # a cell or a token mask of ``landings``
+#: The nodes after which a single-stack search looks for every cluster (``bridge_dead``) and
+#: keeps the games of ``WIDE_GAMES`` clusters instead of ``GAMES`` (slots of ``cluster_dead``'s
+#: memo, a power of two).
+WIDEN = 50_000
+GAMES = 64
+WIDE_GAMES = 4096
+
+
 @leaf
-def cluster_dead(v, cluster, occupied, line, card, suit_cells, rank_cells):
+def landings(cells, alive, onto, line, f, wanted, plays):
+    """The cells p of ``wanted`` such that, with the stack of token ``f`` on p, the stacks of the
+    tokens ``alive`` (a mask of at most six) can become one.  Token t is a stack on cell
+    ``cells >> 6t & 63`` (f's is ignored) that may move onto the stacks of the tokens
+    ``onto >> 8t & 255`` in line with it, keeping its token.  A depth-first search; ``plays``
+    (``PLAYS`` words) holds the positions still to look at, two words each: the cells, the
+    tokens (from bit 36) and the token on p (from bit 42; 7 once p's stack has moved away); the
+    cells p may still be."""
+    plays[0] = cells | (alive << np.uint64(36)) | (np.uint64(f) << np.uint64(42))
+    plays[1] = wanted
+    found = ZERO
+    top = 2
+    while top > 0:
+        top -= 2
+        at_cells = plays[top] & np.uint64(0xFFFFFFFFF)
+        live = (plays[top] >> np.uint64(36)) & FIELD
+        on_p = plays[top] >> np.uint64(42)
+        room = plays[top + 1]
+        if live & (live - ONE) == ZERO:
+            found |= room
+            continue
+        rest = live
+        while rest:
+            t = np.uint64(lowest_bit(rest))
+            rest &= rest - ONE
+            shift = np.uint64(6) * t
+            at = (at_cells >> shift) & FIELD
+            targets = (onto >> (np.uint64(8) * t)) & live
+            while targets:
+                u = np.uint64(lowest_bit(targets))
+                targets &= targets - ONE
+                to = (at_cells >> (np.uint64(6) * u)) & FIELD
+                after = at_cells ^ ((at ^ to) << shift)
+                after_on_p = on_p
+                after_room = room & ~found
+                if t == on_p:  # p's stack moves onto u's cell
+                    after_on_p = np.uint64(7)
+                    after_room &= line[to]
+                elif u == on_p:  # onto p's stack
+                    after = at_cells
+                    after_on_p = t
+                    after_room &= line[at]
+                elif (line[at] >> to) & ONE == ZERO:
+                    after_room = ZERO
+                if after_room != ZERO:
+                    plays[top] = (after | ((live & ~(ONE << u)) << np.uint64(36))
+                                  | (after_on_p << np.uint64(42)))
+                    plays[top + 1] = after_room
+                    top += 2
+    return found
+
+
+@leaf
+def cluster_dead(v, cluster, occupied, line, card, suit_cells, rank_cells, plays, games):
     """True when the pendant rule (see the module docstring) shows that the stacks can never
-    become one, for the top on cell ``v`` and the cells ``cluster`` of one or two tops meeting
-    (a); False when it does not, (b) or (c) failing included.  ``meet``: the cells in line with
-    v's cell and every cell of C; ``reached``: the cells z may be on after the steps so far."""
-    bit_v = ONE << np.uint64(v)
-    meet = line[v]
+    become one, for the top on cell ``v`` and the cells ``cluster`` of the tops of C meeting
+    (a); False when it does not, (b) failing or C empty or larger than ``CLUSTER`` - 1 tops
+    included.  The games of A are played by ``landings`` (v is token 0, the cards of C the next
+    ones in cell order, the stack on p the last) and kept in ``games``, a memo of three words a
+    slot: A's cells and cards, the key; the cells p that work in case (i); whether (ii) holds."""
+    group = cluster | (ONE << np.uint64(v))
+    to_z = partner_cells(card[v], suit_cells, rank_cells) & ~group
+    if cluster == ZERO or popcount(cluster) >= CLUSTER or popcount(to_z) != 1:
+        return False
+    cells = np.uint64(v)
+    game = np.uint64(v) | (np.uint64(card[v]) << np.uint64(6))
+    tokens = 1
     rest = cluster
     while rest:
         c = lowest_bit(rest)
         rest &= rest - ONE
-        if line[c] & (cluster | bit_v):
-            return False
-        meet &= line[c]
-    to_z = partner_cells(card[v], suit_cells, rank_cells) & ~(cluster | bit_v)
-    if popcount(to_z) != 1:
+        cells |= np.uint64(c) << np.uint64(6 * tokens)
+        game |= (np.uint64(c) | (np.uint64(card[c]) << np.uint64(6))) << np.uint64(12 * tokens)
+        tokens += 1
+    slot = 3 * np.int64(mix(game) & np.uint64(games.shape[0] // 3 - 1))
+    if games[slot] != game:
+        onto = ZERO
+        for t in range(tokens):
+            partners = partner_cells(card[(cells >> np.uint64(6 * t)) & FIELD], suit_cells,
+                                     rank_cells)
+            for u in range(tokens):
+                if u != t and (partners >> ((cells >> np.uint64(6 * u)) & FIELD)) & ONE:
+                    onto |= ONE << np.uint64(8 * t + u)
+        alive = (ONE << np.uint64(tokens)) - ONE
+        games[slot] = game
+        games[slot + 1] = landings(cells, alive | (ONE << np.uint64(tokens)),
+                                   onto | (ONE << np.uint64(tokens)), line, tokens, ~ZERO, plays)
+        games[slot + 2] = landings(cells, alive, onto & ~ONTO_V, line, 0, ONE << np.uint64(v),
+                                   plays)
+    if games[slot + 2] != ZERO:
         return False
-    others = occupied & ~(cluster | bit_v | to_z)
+    wanted = games[slot + 1]  # the cells p that work in case (i)
+    others = occupied & ~(group | to_z)  # W
     if others == ZERO:
-        return meet & to_z == ZERO
-    goal = meet & others
-    if goal == ZERO:
-        return True
+        return wanted & to_z == ZERO
+    # The cells of W that z reaches in at most k steps.
     steps = popcount(partner_cells(card[lowest_bit(to_z)], suit_cells, rank_cells) & others)
-    reached = to_z
+    reached = ZERO
     frontier = to_z
-    while steps > 0 and frontier != ZERO and reached & goal == ZERO:
+    while steps > 0 and frontier != ZERO and reached & wanted == ZERO:
         steps -= 1
         grown = ZERO
         while frontier:
@@ -334,11 +436,11 @@ def cluster_dead(v, cluster, occupied, line, card, suit_cells, rank_cells):
             grown |= line[c]
         frontier = grown & others & ~reached
         reached |= frontier
-    return reached & goal == ZERO
+    return reached & wanted == ZERO
 
 
 @leaf
-def pendant_dead(card, occupied, line, suit_cells, rank_cells):
+def pendant_dead(card, occupied, line, suit_cells, rank_cells, plays, games):
     """True when the pendant rule (see the module docstring) shows that the stacks can never
     become one, for the clusters found from a top x with one or two compatible tops: with one,
     y, the cluster {x} and v = y; with two, p and q, the cluster {x, q} and v = p when q's
@@ -356,7 +458,7 @@ def pendant_dead(card, occupied, line, suit_cells, rank_cells):
         count = popcount(to_x)
         if count == 1:
             if cluster_dead(lowest_bit(to_x), bit_x, occupied, line, card, suit_cells,
-                            rank_cells):
+                            rank_cells, plays, games):
                 return True
         elif count == 2:
             p = lowest_bit(to_x)
@@ -367,12 +469,71 @@ def pendant_dead(card, occupied, line, suit_cells, rank_cells):
             # tried from both of its cards, which costs a test but no bookkeeping.
             if (partner_cells(card[q], suit_cells, rank_cells) & ~(bit_x | bit_p | bit_q) == ZERO
                     and cluster_dead(p, bit_x | bit_q, occupied, line, card, suit_cells,
-                                     rank_cells)):
+                                     rank_cells, plays, games)):
                 return True
             if (partner_cells(card[p], suit_cells, rank_cells) & ~(bit_x | bit_p | bit_q) == ZERO
                     and cluster_dead(q, bit_x | bit_p, occupied, line, card, suit_cells,
-                                     rank_cells)):
+                                     rank_cells, plays, games)):
                 return True
+    return False
+
+
+@leaf
+def side_of(y, v, card, suit_cells, rank_cells):
+    """The tops joined to the top on cell ``y`` by compatible tops other than the one on cell
+    ``v``, when there are fewer than ``CLUSTER`` of them; else zero."""
+    bit_v = ONE << np.uint64(v)
+    group = ONE << np.uint64(y)
+    frontier = group
+    while frontier and popcount(group) < CLUSTER:
+        grown = ZERO
+        while frontier:
+            c = lowest_bit(frontier)
+            frontier &= frontier - ONE
+            grown |= partner_cells(card[c], suit_cells, rank_cells)
+        frontier = grown & ~(group | bit_v)
+        group |= frontier
+    return group if popcount(group) < CLUSTER else ZERO
+
+
+@leaf
+def bridge_dead(card, occupied, line, suit_cells, rank_cells, plays, games):
+    """``pendant_dead`` for every cluster of at most ``CLUSTER`` tops, v included.  Without v,
+    each compatible top of v is on a side of the other tops (``side_of``); C is made of the
+    sides of all but one, z, whose side holds no other.  z is the one whose side is too large
+    for C, if there is one; if there is none, each in turn.  Only a card whose suit tops at most
+    ``CLUSTER`` + 1 cells (its own included) has ``CLUSTER`` compatible tops or fewer."""
+    rest = ZERO
+    for s in range(4):
+        if popcount(suit_cells[s]) <= CLUSTER + 1:
+            rest |= suit_cells[s]
+    while rest:
+        v = lowest_bit(rest)
+        rest &= rest - ONE
+        to_v = partner_cells(card[v], suit_cells, rank_cells) & ~(ONE << np.uint64(v))
+        if popcount(to_v) > CLUSTER:
+            continue
+        sides = ZERO  # the sides of fewer than CLUSTER tops
+        large = 0
+        todo = to_v
+        while todo and large < 2:
+            y = lowest_bit(todo)
+            todo &= todo - ONE
+            if (sides >> np.uint64(y)) & ONE == ZERO:
+                side = side_of(y, v, card, suit_cells, rank_cells)
+                sides |= side
+                large += side == ZERO
+        if large == 1:
+            if cluster_dead(v, sides, occupied, line, card, suit_cells, rank_cells, plays,
+                            games):
+                return True
+        elif large == 0:
+            while to_v:
+                z = lowest_bit(to_v)
+                to_v &= to_v - ONE
+                if cluster_dead(v, sides & ~side_of(z, v, card, suit_cells, rank_cells),
+                                occupied, line, card, suit_cells, rank_cells, plays, games):
+                    return True
     return False
 
 
@@ -518,6 +679,8 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
     group_cells(card, occupied, suit_cells, rank_cells)
     work_adj = np.empty(n, dtype=np.uint64)
     work_stack = np.empty(2 * n + 2, dtype=np.uint64)
+    plays = np.empty(PLAYS, dtype=np.uint64)
+    games = np.zeros(3 * GAMES, dtype=np.uint64)
 
     best = max(floor, score)
     best_len = 0
@@ -525,8 +688,8 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
     best_to = np.empty(n, dtype=np.int64)
     ceiling = min(ceiling, score_bound(card, size, occupied, line, suit_cells, rank_cells,
                                        work_adj, work_stack))
-    if best >= ceiling or (single and (ceiling < n * n or pendant_dead(
-            card, occupied, line, suit_cells, rank_cells))):
+    if best >= ceiling or (single and (ceiling < n * n or bridge_dead(
+            card, occupied, line, suit_cells, rank_cells, plays, games))):
         return DONE, best, best_from[:0], best_to[:0], 0, 0
 
     words = (n + 7) >> 3
@@ -683,18 +846,20 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
             nodes += 1
             depth += 1
 
-            # A dead end (no single stack, or no score above the best) is cut before the memo
-            # is probed: it would be cut again on every visit, so storing it buys nothing.
+            # A dead end (no single stack, or no score above the best) is not stored: it would be
+            # cut again on every visit, so storing it buys nothing.  The bounds come before the
+            # memo; the pendant rule, dearer, after it, where a state known to be searched skips
+            # it.  Past WIDEN nodes (a long proof) it looks for every cluster.
             if single:
                 # cannot_merge, from the masks: is the compatibility graph of the tops, then the
-                # shared-line graph of the cells, connected?  Then the pendant rule.
+                # shared-line graph of the cells, connected?
                 first = lowest_bit(occupied)
                 reached = partner_component(first, occupied, card, suit_cells, rank_cells)
                 if reached == occupied:
                     reached = component(first, occupied, line)
                 bound = n * n if reached == occupied else 0
-                if bound > 0 and pendant_dead(card, occupied, line, suit_cells, rank_cells):
-                    bound = 0
+                if nodes == WIDEN:
+                    games = np.zeros(3 * WIDE_GAMES, dtype=np.uint64)
             else:
                 bound = score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj,
                                     work_stack)
@@ -702,7 +867,10 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
             if not seen:
                 slot = memo_find(table, key)
                 first = table[slot, 0]
-                seen = first >> STATUS_SHIFT == EXPLORED
+                seen = first >> STATUS_SHIFT == EXPLORED or (single and (
+                    pendant_dead(card, occupied, line, suit_cells, rank_cells, plays, games)
+                    if nodes < WIDEN else
+                    bridge_dead(card, occupied, line, suit_cells, rank_cells, plays, games)))
                 if not seen:
                     if first == ZERO:
                         if max_states >= 0 and states >= max_states:
