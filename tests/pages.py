@@ -50,13 +50,14 @@ def fresh(page, path: Path, puzzle: str | None = None):
     return reloaded(page)
 
 
-def reloaded(page, tries: int = 5):
+def reloaded(page, tries: int = 8):
     """``page`` reloaded, returned once the new document's app has drawn its board from the
     games the old document stored.  A mark left on the old document must be gone, so no
     assertion reads the old board, nor the new one before its script ran (its #board carries
     the template's ``data-status``).  Chromium hands a write to its storage asynchronously; if
     the new document read the storage before the last write arrived, it is reloaded again
-    (a pause between tries), and a write never arriving fails the test.  (The open puzzle is
+    (a pause between tries, 5.6 s in all: a loaded machine has taken more than 2 s), and a
+    write never arriving fails the test.  (The open puzzle is
     the URL's, so ``current`` may change.)"""
     before = saved(page).get("games", {})
     for k in range(tries):
