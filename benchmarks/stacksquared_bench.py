@@ -39,7 +39,7 @@ from puzzlegen.clitools import parse_seed_range
 from solvers.result import Limits, Status
 from solvers.stacksquared import Deal, Position, solve, warm_up
 from solvers.stacksquared.api import line_masks, position_arrays, search_kernel
-from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, PERTURBED, PORTFOLIO,
+from solvers.stacksquared.codes import (ALL_CUTS, DONE, FEWEST_PARTNERS, PERTURBED, PORTFOLIO,
                                         ROW_MAJOR, SEARCH)
 
 BASELINE = Path(__file__).with_name("stacksquared_baseline.cpp")
@@ -83,7 +83,7 @@ def single_stack_search(deal: Deal, plan: int, max_nodes: int = -1):
     n = deal.size
     start = time.thread_time()
     outcome, best, *_moves, nodes, _states = search_kernel()(
-        card, size, line, False, n * n - 1, n * n, max_nodes, -1, -1.0, plan)
+        card, size, line, False, n * n - 1, n * n, max_nodes, -1, -1.0, plan, ALL_CUTS)
     return outcome, best == n * n, nodes, time.thread_time() - start
 
 

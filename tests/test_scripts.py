@@ -247,3 +247,23 @@ def test_attributes_of_hard_deals_are_ranked_and_combined():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "--hardness" in \
         proc.stderr
+
+
+def test_search_orders_and_cuts_are_measured_on_a_data_set():
+    """examples/stacksquared_search.py on the shipped 3x3 set: every dead deal and 20 with a
+    single stack, searched in each order with each set of cuts; no search stops at the cap,
+    and the cuts never add nodes in the same order."""
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/stacksquared_search.py"),
+                           str(ROOT / "data/stacksquared-3x3.csv.gz"), "--solvable", "20"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    [report] = json.loads(proc.stdout)
+    dead = report["groups"]["without a single stack"]
+    assert dead["deals"] == 3813 and report["groups"]["with a single stack"]["deals"] == 20
+    for group in report["groups"].values():
+        found = group["searches"]
+        assert len(found) == 12 and all(f["at_cap"] == 0 for f in found.values())
+        for order in ("row-major", "fewest partners", "portfolio"):
+            assert found[f"{order}, both"]["nodes"] <= found[f"{order}, partition"]["nodes"] \
+                <= found[f"{order}, none"]["nodes"]
+    assert dead["searches"]["row-major, both"]["saved"] > 0.5

@@ -10,7 +10,7 @@ import pytest
 from solvers.cards import Card
 from solvers.stacksquared import Deal, Position, kernel, replay, solve
 from solvers.stacksquared.api import compat_masks, line_masks
-from solvers.stacksquared.codes import DONE, PORTFOLIO
+from solvers.stacksquared.codes import ALL_CUTS, DONE, PORTFOLIO
 from solvers.stacksquared.difficulty import Decider, tops
 from solvers.stacksquared.rules import Move, compatible
 from test_stacksquared_solver import oracle, oracle_position
@@ -131,12 +131,12 @@ def kernel_answers(card: np.ndarray, size: np.ndarray, rows: int, cols: int):
     line = line_masks(rows, cols)
     start = int((size * size).sum())
     outcome, best, *_ = kernel.solve_search(card, size, line, False, n * n - 1, n * n, -1, -1,
-                                            -1.0, PORTFOLIO)
+                                            -1.0, PORTFOLIO, ALL_CUTS)
     assert outcome == DONE
     if best == n * n:
         return True, n * n
     outcome, top, *_ = kernel.solve_search(card, size, line, True, start, (n - 1) ** 2 + 1, -1,
-                                           -1, -1.0, PORTFOLIO)
+                                           -1, -1.0, PORTFOLIO, ALL_CUTS)
     assert outcome == DONE
     return False, top
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from solvers.cards import Card
 from solvers.result import Limits, SolveResult, Status
-from solvers.stacksquared.codes import DONE, PORTFOLIO, SEARCH
+from solvers.stacksquared.codes import ALL_CUTS, DONE, PORTFOLIO, SEARCH
 from solvers.stacksquared.rules import Deal, Move, Position, compatible, same_line
 
 #: Distinct states one search may store unless told otherwise (about 0.5 GB at worst for 4x4).
@@ -71,12 +71,12 @@ def search_kernel():
 
 
 def run_search(position: Position, *, with_sizes: bool, floor: int, ceiling: int,
-               limits: Limits, plan: int = PORTFOLIO):
+               limits: Limits, plan: int = PORTFOLIO, cuts: int = ALL_CUTS):
     """One kernel search from ``position``: (outcome, best, moves, nodes, states)."""
     card, size = position_arrays(position)
     outcome, best, froms, tos, nodes, states = search_kernel()(
         card, size, line_masks(position.rows, position.cols), with_sizes, floor, ceiling,
-        limits.node_cap, limits.state_cap, limits.second_cap, plan)
+        limits.node_cap, limits.state_cap, limits.second_cap, plan, cuts)
     return outcome, int(best), cells_to_moves(position, froms, tos), int(nodes), int(states)
 
 

@@ -16,6 +16,12 @@ FEWEST_PARTNERS = 1  # one search, in the most-promising-first order of ``kernel
 PERTURBED = 2        # restarts on Luby's schedule, each in a newly perturbed FEWEST_PARTNERS order
 PORTFOLIO = -1       # the three above by turns (the solver's plan)
 
+# Cuts of ``kernel.solve_search`` (bits of its ``cuts``): the partition bound and the pendant
+# rule (the kernel's module docstring); the solver uses both.
+PARTITION_CUT = 1
+PENDANT_CUT = 2
+ALL_CUTS = PARTITION_CUT | PENDANT_CUT
+
 # What ``tree.decide`` answers for a position; the decision table stores it plus one in the two
 # top bits of a row's first word (``kernel.STATUS_SHIFT``), so that a stored row is never all
 # zero.  Typed, so that numba's ahead-of-time compiler gives a variable holding one code or
@@ -31,7 +37,7 @@ MAX_TRIES = 16
 SEARCH = Kernel("solvers.stacksquared", "solve_search", (
     ("kernel.solve_search",
      "Tuple((i8, i8, i8[:], i8[:], i8, i8))(i1[::1], i8[::1], u8[::1], b1, i8, i8, i8, i8, f8, "
-     "i8)"),))
+     "i8, i8)"),))
 
 #: The grade's kernels compiled at install (see their docstrings for the arguments), so that
 #: ``grade`` starts without numba too.

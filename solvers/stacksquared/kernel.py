@@ -64,8 +64,8 @@ from numba.extending import intrinsic
 from solvers.hashtable import SPLITMIX, doubled, find
 from solvers.jit import leaf
 from solvers.stacksquared.codes import (DONE, FEWEST_PARTNERS, NODE_LIMIT,  # noqa: F401
-                                        PERTURBED, PORTFOLIO, ROW_MAJOR, STATE_LIMIT,
-                                        TIME_LIMIT)
+                                        PARTITION_CUT, PENDANT_CUT, PERTURBED, PORTFOLIO,
+                                        ROW_MAJOR, STATE_LIMIT, TIME_LIMIT)
 from solvers.timing import now
 
 MISSING = np.int8(-1)
@@ -638,7 +638,7 @@ def next_ranked(slab, first, i, end):
 
 @njit(cache=True)
 def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_states,
-                 max_seconds, plan):
+                 max_seconds, plan, cuts):
     """Depth-first branch and bound from the position ``card0``/``size0`` (see the module
     docstring), over bitboards.
 
@@ -653,6 +653,10 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
       heavy tail of a randomised search (Luby, Sinclair and Zuckerman 1993);
     * ``PORTFOLIO``: the three by turns, always the one that has spent the fewest nodes next; the
       two fixed orders run with budgets ``n``, ``2n``, ``4n``, ...
+
+    ``cuts`` (``codes``: ``PARTITION_CUT | PENDANT_CUT``, the solver's) says which of the module
+    docstring's cuts apply; without the partition cut the bound is the trivial ``n*n``.  Fewer
+    cuts search more nodes for the same answers (``examples/stacksquared_search.py``).
 
     The memo survives restarts.  An entry stays *explored* (its subtree holds nothing above the
     best score, which only grows) unless a stopped run was still inside it, so a fixed order's
@@ -686,9 +690,12 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
     best_len = 0
     best_from = np.empty(n, dtype=np.int64)
     best_to = np.empty(n, dtype=np.int64)
-    ceiling = min(ceiling, score_bound(card, size, occupied, line, suit_cells, rank_cells,
-                                       work_adj, work_stack))
-    if best >= ceiling or (single and (ceiling < n * n or bridge_dead(
+    partition = cuts & PARTITION_CUT != 0
+    pendant = cuts & PENDANT_CUT != 0
+    if partition:
+        ceiling = min(ceiling, score_bound(card, size, occupied, line, suit_cells, rank_cells,
+                                           work_adj, work_stack))
+    if best >= ceiling or (single and (ceiling < n * n or pendant and bridge_dead(
             card, occupied, line, suit_cells, rank_cells, plays, games))):
         return DONE, best, best_from[:0], best_to[:0], 0, 0
 
@@ -850,7 +857,9 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
             # cut again on every visit, so storing it buys nothing.  The bounds come before the
             # memo; the pendant rule, dearer, after it, where a state known to be searched skips
             # it.  Past WIDEN nodes (a long proof) it looks for every cluster.
-            if single:
+            if not partition:
+                bound = n * n
+            elif single:
                 # cannot_merge, from the masks: is the compatibility graph of the tops, then the
                 # shared-line graph of the cells, connected?
                 first = lowest_bit(occupied)
@@ -858,16 +867,16 @@ def solve_search(card0, size0, line, with_sizes, floor, ceiling, max_nodes, max_
                 if reached == occupied:
                     reached = component(first, occupied, line)
                 bound = n * n if reached == occupied else 0
-                if nodes == WIDEN:
-                    games = np.zeros(3 * WIDE_GAMES, dtype=np.uint64)
             else:
                 bound = score_bound(card, size, occupied, line, suit_cells, rank_cells, work_adj,
                                     work_stack)
+            if single and nodes == WIDEN:
+                games = np.zeros(3 * WIDE_GAMES, dtype=np.uint64)
             seen = bound <= best
             if not seen:
                 slot = memo_find(table, key)
                 first = table[slot, 0]
-                seen = first >> STATUS_SHIFT == EXPLORED or (single and (
+                seen = first >> STATUS_SHIFT == EXPLORED or (single and pendant and (
                     pendant_dead(card, occupied, line, suit_cells, rank_cells, plays, games)
                     if nodes < WIDEN else
                     bridge_dead(card, occupied, line, suit_cells, rank_cells, plays, games)))
