@@ -5,7 +5,8 @@
 
 An Agnes hardness is the bold player's log10 chance to win, estimated by multilevel splitting
 (``solvers.agnes.game.chance``) over 1,000 games, then 10,000 and 100,000 while every game dies
-(``game.bold_chance``); the careful player's figure (``careful_log10``) uses 1,000 games.  When
+(``game.bold_chance``, which then also splits move by move with the exact filter: not
+compared here); the careful player's figure (``careful_log10``) uses 1,000 games.  When
 every game dies at some step, an estimate counts that step as 0.5 in the number of games and
 extrapolates the rest (times 52 / the cards home), so that figure depends on the number of
 games: with ten times as many games, a step no game makes counts ten times less (the grade

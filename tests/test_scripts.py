@@ -148,7 +148,8 @@ def test_agnes_particles_refuses_another_game_and_a_bad_count():
 
 def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
     for args in (["--rules", "Nonsense"], ["--rules", "Up-Suit-None"],
-                 ["--games", "10000000000"]):  # far more memory than exists
+                 ["--games", "10000000000"],  # far more memory than exists
+                 ["--check-nodes", "-1"], ["--seeds", "16,x"], ["--seeds", "-3"]):
         proc = subprocess.run([sys.executable, str(ROOT / "examples/agnes_beyond.py"), *args],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stderr.startswith("error: "), proc.stderr

@@ -13,9 +13,10 @@ relabellings) give the same game under every variant.  The canonical deal is the
 card is an Ace with the least text among the eight relabellings.
 
 Hardness is ``-log10`` of the bold player's chance to win (:mod:`solvers.agnes.players`),
-estimated with 1,000 games, then 10,000 and 100,000 while every game dies; a winnable deal it
-never wins in 100,000 games has no measured hardness (its figures say ``beyond``, ``hardness``
-raises :class:`BeyondMeasure`), never an extrapolation.  The careful and the hasty player's
+estimated with 1,000 games over levels of progress, then 10,000 and 100,000, then (while every
+game dies) 1,000 games split move by move with the exact solver as their filter; a winnable deal
+that none of these wins has no measured hardness (its figures say ``beyond``, ``hardness`` raises
+:class:`BeyondMeasure`), never an extrapolation.  The careful and the hasty player's
 chances are figures the grade does not use; the check figure is the hasty player's.
 """
 from __future__ import annotations
@@ -37,6 +38,8 @@ from solvers.result import Chance, Limits, SolveResult, Status
 SUIT_MAPS = ((0, 1, 2, 3), (3, 1, 2, 0), (0, 2, 1, 3), (3, 2, 1, 0),
              (1, 0, 3, 2), (2, 0, 3, 1), (1, 3, 0, 2), (2, 3, 0, 1))
 BOLD_GAMES = (1000, 10_000, 100_000)   # the bold player's games, the next while every game dies
+FILTERED_GAMES = 1000   # then its games split move by move, each move checked exactly
+CHECK_NODES = 1000      # positions of that check's search (players.filtered_chance)
 QUICK_GAMES = 250         # the bold player's games in a quick hardness (no escalation)
 PARTICLES = 1000          # games of the careful player's estimate
 HASTY_PARTICLES = 2000    # games of the hasty player's (noisier: it often never wins)
@@ -70,32 +73,34 @@ def _deck(deal: R.Deal) -> np.ndarray:
 
 
 def chance(deal: R.Deal, rules: R.Rules, player: int, particles: int,
-           repeat: int = 0) -> Chance:
+           repeat: int = 0, check_nodes: int = 0) -> Chance:
     """``player``'s chance to win estimated from ``particles`` games (measured as its log10, no
-    interval), on the deal as given, seeded by its text.  When every game lost, ``reached`` is
-    the cards home at best and the estimate up to there (that step counted as 0.5 in
-    ``particles``) is extrapolated to the whole deal: multiplied by 52 / the cards home, as if
-    every card still to go home were as hard as those before.  ``repeat`` > 0 draws another
-    stream."""
-    from solvers.agnes.players import win_chance
-    log_p, reached = win_chance(_deck(deal), rules.face_up, rules.same_suit,
-                                _EMPTY[rules.empty], rules.split, player, particles,
-                                _seed(deal, rules, f"{player}:{repeat}" if repeat
-                                      else str(player)))
+    interval), on the deal as given, seeded by its text: split over levels of progress, or
+    with ``check_nodes`` move by move with the exact filter.  When every game lost,
+    ``reached`` is the cards home at best and the estimate up to there (that step counted as
+    0.5 in ``particles``) is extrapolated to the whole deal: multiplied by 52 / the cards home,
+    as if every card still to go home were as hard as those before.  ``repeat`` > 0 draws
+    another stream."""
+    from solvers.agnes.players import filtered_chance, win_chance
+    args = (_deck(deal), rules.face_up, rules.same_suit, _EMPTY[rules.empty], rules.split,
+            player, particles, _seed(deal, rules, f"{player}:{repeat}" if repeat else str(player)))
+    log_p, reached = filtered_chance(*args, check_nodes) if check_nodes else win_chance(*args)
     reached = int(reached)
     return Chance.from_log10(float(log_p) * 52 / reached, games=particles,
                              reached=None if reached == 52 else reached)
 
 
-def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0) -> Chance:
-    """The bold player's chance to win: 1,000 games, then 10,000 and 100,000 while every game
-    dies; when no game of the last count wins (``reached`` set) it is beyond the measure."""
+def bold_chance(deal: R.Deal, rules: R.Rules, repeat: int = 0) -> tuple[Chance, bool]:
+    """The bold player's chance to win, and whether the exact filter measured it: 1,000 games
+    over levels of progress, then 10,000 and 100,000, then 1,000 split move by move with the
+    filter, while every game dies; when no game of the last wins (``reached`` set) it is beyond the
+    measure."""
     from solvers.agnes.players import BOLD
     for games in BOLD_GAMES:
         found = chance(deal, rules, BOLD, games, repeat)
         if found.reached is None:
-            break
-    return found
+            return found, False
+    return chance(deal, rules, BOLD, FILTERED_GAMES, repeat, CHECK_NODES), True
 
 
 def cards_home(found: Chance) -> int:
@@ -298,10 +303,10 @@ class AgnesGame(Designable):
         if not quick:
             if not self._exact(canon, rules).solved:
                 return None
-            bold = bold_chance(canon, rules, repeat)
+            bold, _ = bold_chance(canon, rules, repeat)
             if bold.reached is not None:
                 raise BeyondMeasure(f"the bold player never won this {rules.name} deal in "
-                                    f"{bold.games:,} simulated games (at best "
+                                    f"{_games(bold.games, True)} (at best "
                                     f"{_home(bold.reached)}): its hardness is beyond what the "
                                     f"grade measures")
             return round(-bold.log10, 9)
@@ -317,11 +322,12 @@ class AgnesGame(Designable):
         if not result.solved:
             return Figures(False, metrics)
         from solvers.agnes.players import CAREFUL, HASTY
-        bold = bold_chance(canon, rules)
+        bold, filtered = bold_chance(canon, rules)
         careful = chance(canon, rules, CAREFUL, PARTICLES)
         hasty = chance(canon, rules, HASTY, HASTY_PARTICLES)
         beyond = bold.reached is not None
         metrics.update(hardness=None if beyond else round(-bold.log10, 9), bold_games=bold.games,
+                       bold_filtered=filtered,
                        careful_log10=round(careful.log10, 9), careful_reached=cards_home(careful),
                        hasty_log10=round(hasty.log10, 9), hasty_reached=cards_home(hasty),
                        solution_moves=len(result.moves))
@@ -368,7 +374,8 @@ class AgnesGame(Designable):
         if level == "unsolvable":
             return f"unsolvable: no line of play wins this deal under {rules.name}."
         if metrics["hardness"] is None:
-            bold = (_wins(None, metrics["bold_reached"], metrics["bold_games"])
+            bold = (_wins(None, metrics["bold_reached"], metrics["bold_games"],
+                          metrics.get("bold_filtered", False))
                     + ", so its hardness is beyond what the grade measures and no level is "
                       "claimed")
         else:
@@ -383,10 +390,15 @@ class AgnesGame(Designable):
                 f"{hasty}.")
 
 
-def _wins(log_p: float | None, reached: int, games: int) -> str:
+def _wins(log_p: float | None, reached: int, games: int, filtered: bool = False) -> str:
     if reached == 52:
         return "wins " + odds(10.0 ** log_p)
-    return f"never won in {games:,} simulated games (at best {_home(reached)})"
+    return f"never won in {_games(games, filtered)} (at best {_home(reached)})"
+
+
+def _games(games: int, filtered: bool) -> str:
+    return f"{games:,} simulated games" + (" whose every move the exact solver checked"
+                                           if filtered else "")
 
 
 def _home(cards: int) -> str:

@@ -28,6 +28,16 @@ up to a won game.  The chance is the product of the steps' shares (an unbiased e
 no game makes a step, that step's share counts as ``0.5 / particles`` and the estimate stops
 there (the caller is told how far the games got).
 
+Where every game dies on some step of progress (a deal whose winning lines need a run of rare
+choices between two levels), ``filtered_chance`` splits move by move instead, with the exact
+solver as the filter: after each move a game is checked by a search of at most ``check_nodes``
+positions (``kernel.search`` from its position), and it makes the step if the search does not
+prove it lost (or it has won).  The chance is the product of the steps' shares, unbiased as
+before: a game dropped by the filter could never have won, and a search that stops at its cap
+keeps its game.  The games cloned are the ones that can still win, so a deal whose progress
+levels stall every game is still measured; each move costs a search, so this estimate is the
+slower one.
+
 All play on the kernel's board (``kernel._gen`` without prunings, ``kernel._apply``) with
 numba's generator seeded by the caller, so an estimate depends on the deal, the rules, the
 number of particles and the seed only.
@@ -35,7 +45,8 @@ number of particles and the seed only.
 import numpy as np
 from numba import njit
 
-from solvers.agnes.kernel import _apply, _encode, _gen, _safe_home, _undo
+from solvers.agnes.codes import ALL, FRAMES, LOST, MAX_DEPTH, WORDS
+from solvers.agnes.kernel import _apply, _encode, _gen, _safe_home, _undo, search
 from solvers.jit import leaf
 
 MAX_PLAY = 1000   # moves in one game; a longer game counts as lost
@@ -47,6 +58,7 @@ CAP = 64          # cards a pile can hold in the kernel's board
 DIG = 15          # the most covering cards progress tells apart
 PARTICLE_BYTES = 8 * (7 * CAP + 7 + 7 + 4 + 5 + AIMLESS)   # one simulated game's arrays
 WON = 52 * (DIG + 1)   # the progress of a won game (51 cards home make at most WON - 1)
+CHECK_BITS = 16   # the filter's losing-state table: 2**16 entries (4 MiB with their encodings)
 
 
 @leaf
@@ -127,56 +139,55 @@ def _bold(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
 
 
 @leaf
-def _advance(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, split, player,
-             target, buf, scratch, enc):
-    """Play until the game's progress reaches ``target`` (True) or the game is lost (False).
-    ``state`` holds stock, the move that would undo the last one (-1: none), moves played,
-    progress and the careful player's positions in ``hist`` since its last deal or foundation
-    move."""
-    while state[3] < target:
-        if state[2] == MAX_PLAY or state[4] == AIMLESS:
+def _move(piles, ln, hid, found, state, hist, deck, same_suit, empty_rule, split, player, buf,
+          scratch, enc):
+    """Play ``player``'s next move; False if the game is lost (no move left, ``MAX_PLAY`` moves,
+    or ``AIMLESS`` in a row).  ``state`` holds stock, the move that would undo the last one (-1:
+    none), moves played, progress and the careful player's positions in ``hist`` since its last
+    deal or foundation move."""
+    if state[2] == MAX_PLAY or state[4] == AIMLESS:
+        return False
+    n = _gen(piles, ln, hid, found, state[0], same_suit, empty_rule, split, 0, buf, 0)
+    tries = player == BOLD and np.random.random() < BOLD_SHARE
+    m = -1
+    for i in range(n):
+        if (buf[i] & 3) == 1 and not (
+                tries and not _safe_home(found, piles[buf[i] >> 2, ln[buf[i] >> 2] - 1])):
+            m = buf[i]
+            break
+    if m >= 0:
+        state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
+        state[1] = -1
+        state[4] = 0
+    elif tries:
+        if not _bold(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
             return False
-        n = _gen(piles, ln, hid, found, state[0], same_suit, empty_rule, split, 0, buf, 0)
-        tries = player == BOLD and np.random.random() < BOLD_SHARE
-        m = -1
+    elif player != HASTY:
+        if not _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
+            return False
+    else:
+        k = 0
         for i in range(n):
-            if (buf[i] & 3) == 1 and not (
-                    tries and not _safe_home(found, piles[buf[i] >> 2, ln[buf[i] >> 2] - 1])):
-                m = buf[i]
-                break
-        if m >= 0:
-            state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
-            state[1] = -1
-            state[4] = 0
-        elif tries:
-            if not _bold(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
-                return False
-        elif player != HASTY:
-            if not _careful(piles, ln, hid, found, state, hist, deck, n, buf, scratch, enc):
-                return False
-        else:
-            k = 0
-            for i in range(n):
-                if buf[i] != state[1]:
-                    buf[k] = buf[i]
-                    k += 1
-            if k == 0:
-                return False
-            m = buf[np.random.randint(k)]
-            state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
-            state[1] = -1
-            if (m & 3) == 2:
-                state[1] = 2 | (((m >> 5) & 7) << 2) | (((m >> 2) & 7) << 5) | ((m >> 8) << 8)
-        state[2] += 1
-        state[3] = _progress(piles, ln, found)
+            if buf[i] != state[1]:
+                buf[k] = buf[i]
+                k += 1
+        if k == 0:
+            return False
+        m = buf[np.random.randint(k)]
+        state[0], _ = _apply(piles, ln, hid, found, state[0], deck, m)
+        state[1] = -1
+        if (m & 3) == 2:
+            state[1] = 2 | (((m >> 5) & 7) << 2) | (((m >> 2) & 7) << 5) | ((m >> 8) << 8)
+    state[2] += 1
+    state[3] = _progress(piles, ln, found)
     return True
 
 
 @njit(cache=True)
-def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, seed):
-    """Estimate ``player``'s chance to win the deal ``deck`` by multilevel splitting with
-    ``particles`` games; returns (log10 of the estimate, the cards on the foundations when
-    every game lost, or 52 when some won)."""
+def _deal_out(deck, face_up, particles, seed):
+    """``particles`` games at the deal, their random stream seeded with ``seed``: piles, their
+    lengths, hidden counts, foundations, states and histories (see ``_move``), then the work
+    arrays of ``_move`` (buf, scratch, enc) and of ``_clone`` (ok)."""
     np.random.seed(seed)
     piles = np.zeros((particles, 7, CAP), np.int64)
     ln = np.zeros((particles, 7), np.int64)
@@ -184,8 +195,6 @@ def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, s
     found = np.full((particles, 4), -1, np.int64)
     state = np.zeros((particles, 5), np.int64)
     hist = np.zeros((particles, AIMLESS), np.int64)
-    scratch = np.empty(14, np.int64)
-    enc = np.empty(7, np.uint64)
     found[0, deck[0] & 3] = 0
     pos = 1
     for row in range(7):
@@ -204,32 +213,93 @@ def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, s
         hid[i] = hid[0]
         found[i] = found[0]
         state[i] = state[0]
-    buf = np.empty(512, np.int64)
-    ok = np.empty(particles, np.int64)
+    return (piles, ln, hid, found, state, hist, np.empty(512, np.int64), np.empty(14, np.int64),
+            np.empty(7, np.uint64), np.empty(particles, np.int64))
+
+
+@njit(cache=True)
+def _clone(ok, s, piles, ln, hid, found, state, hist):
+    """Clone the games ``ok[:s]`` (ascending), in turn, over the others."""
+    src = 0
+    j = 0
+    for i in range(piles.shape[0]):
+        if j < s and ok[j] == i:
+            j += 1
+            continue
+        a = ok[src % s]
+        src += 1
+        piles[i] = piles[a]
+        ln[i] = ln[a]
+        hid[i] = hid[a]
+        found[i] = found[a]
+        state[i] = state[a]
+        hist[i] = hist[a]
+
+
+@njit(cache=True)
+def win_chance(deck, face_up, same_suit, empty_rule, split, player, particles, seed):
+    """Estimate ``player``'s chance to win the deal ``deck`` by multilevel splitting over its
+    progress with ``particles`` games; returns (log10 of the estimate, the cards on the
+    foundations when every game lost, or 52 when some won)."""
+    piles, ln, hid, found, state, hist, buf, scratch, enc, ok = _deal_out(deck, face_up,
+                                                                         particles, seed)
     log_p = 0.0
     for target in range(state[0, 3] + 1, WON + 1):
         s = 0
         for i in range(particles):
-            if _advance(piles[i], ln[i], hid[i], found[i], state[i], hist[i], deck, same_suit,
-                        empty_rule, split, player, target, buf, scratch, enc):
+            while state[i, 3] < target and _move(piles[i], ln[i], hid[i], found[i], state[i],
+                                                  hist[i], deck, same_suit, empty_rule, split,
+                                                  player, buf, scratch, enc):
+                pass
+            if state[i, 3] >= target:
                 ok[s] = i
                 s += 1
         if s == 0:
             return log_p + np.log10(0.5 / particles), (target - 1) // (DIG + 1)
         log_p += np.log10(s / particles)
-        # Clone the games that made the step, in turn, over those that did not.
-        src = 0
-        j = 0
-        for i in range(particles):
-            if j < s and ok[j] == i:
-                j += 1
-                continue
-            a = ok[src % s]
-            src += 1
-            piles[i] = piles[a]
-            ln[i] = ln[a]
-            hid[i] = hid[a]
-            found[i] = found[a]
-            state[i] = state[a]
-            hist[i] = hist[a]
+        _clone(ok, s, piles, ln, hid, found, state, hist)
     return log_p, 52
+
+
+@njit(cache=True)
+def filtered_chance(deck, face_up, same_suit, empty_rule, split, player, particles, seed,
+                    check_nodes):
+    """Estimate ``player``'s chance to win the deal ``deck`` by splitting move by move with
+    ``particles`` games, each checked after each move by an exact search of at most
+    ``check_nodes`` positions; returns as :func:`win_chance` (the cards home are the most any
+    game had when every game was lost)."""
+    piles, ln, hid, found, state, hist, buf, scratch, enc, ok = _deal_out(deck, face_up,
+                                                                         particles, seed)
+    keys = np.zeros(1 << CHECK_BITS, np.uint64)
+    encs = np.zeros((keys.shape[0], WORDS), np.uint64)
+    frames = np.empty((FRAMES, MAX_DEPTH + 1), np.int64)
+    hashes = np.empty(MAX_DEPTH, np.uint64)
+    path_enc = np.empty((MAX_DEPTH, WORDS), np.uint64)
+    line = np.empty(MAX_DEPTH, np.int64)
+    log_p = 0.0
+    best = 0
+    epoch = 0
+    while True:
+        s = 0
+        won = 0
+        for i in range(particles):
+            if state[i, 3] < WON:
+                if not _move(piles[i], ln[i], hid[i], found[i], state[i], hist[i], deck,
+                             same_suit, empty_rule, split, player, buf, scratch, enc):
+                    continue
+                best = max(best, state[i, 3] // (DIG + 1))
+                epoch += 1   # at most MAX_PLAY * particles searches: no wrap below 2**31
+                if state[i, 3] < WON and search(
+                        deck, piles[i], ln[i], hid[i], found[i], state[i, 0], same_suit,
+                        empty_rule, split, ALL, False, check_nodes, -1.0, keys, encs, epoch,
+                        frames, hashes, path_enc, line)[0] == LOST:
+                    continue
+            won += state[i, 3] == WON
+            ok[s] = i
+            s += 1
+        if s == 0:
+            return log_p + np.log10(0.5 / particles), best
+        log_p += np.log10(s / particles)
+        if won == particles:
+            return log_p, 52
+        _clone(ok, s, piles, ln, hid, found, state, hist)
