@@ -156,6 +156,21 @@ def test_agnes_beyond_refuses_bad_rules_and_a_count_beyond_memory():
         assert len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_agnes_beyond_on_chosen_deals_reproduces_the_grades_checked_estimate():
+    """``--seeds 7029`` with the grade's checked games (1,000, 1,000 positions a check) gives
+    the hardness the NoSplit calibration records for deal 7029, the grade's own figure."""
+    records = {r["seed"]: r for r in map(json.loads, (
+        ROOT / "solvers/agnes/calibration-agnes-Up-Suit-AnyRun-NoSplit.jsonl").open())}
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/agnes_beyond.py"), "--seeds",
+                           "7029", "--games", "1000", "--check-nodes", "1000"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    deal, summary = map(json.loads, proc.stdout.splitlines())
+    assert deal["seed"] == 7029 and deal["reached"] == 52
+    assert deal["hardness"] == round(records[7029]["hardness"], 3)
+    assert (summary["sampled"], summary["measured"]) == (1, 1)
+
+
 
 def test_the_research_data_set_is_rebuilt_the_same_and_resumes(tmp_path):
     """examples/stacksquared_dataset.py on 12 3x3 deals: the documented columns, exact figures
