@@ -9,11 +9,11 @@ winnable deal that the grade's bold games never win (``game.bold_chance``: 100,0
 of progress, then 1,000 checked move by move by the exact solver) as beyond the measure and ranks
 it above every measured deal.
 This script draws ``--sample`` of those deals (``random.Random(--seed)``), or takes the deals
-``--seeds``, and estimates the bold player's chance on each with ``--games`` games (``game.chance`` on the canonical deal, the
-grade's own random stream; with ``--check-nodes``, split move by move with the exact filter's
-search of that many positions).  Per deal: the hardness when some game won (else null), the cards
-home at best, the CPU seconds, and the score the shipped table would give that hardness (its
-percentile among the calibration's deals); then how many were measured.
+``--seeds``, and estimates the bold player's chance on each with ``--games`` games
+(``game.chance`` on the canonical deal, the grade's own random stream; with ``--check-nodes``,
+split move by move with the exact filter's search of that many positions).  Per deal: the
+hardness when some game won (else null), the cards home at best, the CPU seconds, and the
+percentile the shipped table gives that hardness; then how many were measured.
 """
 from __future__ import annotations
 

@@ -288,7 +288,10 @@ def filtered_chance(deck, face_up, same_suit, empty_rule, split, player, particl
                              same_suit, empty_rule, split, player, buf, scratch, enc):
                     continue
                 best = max(best, state[i, 3] // (DIG + 1))
-                epoch += 1   # at most MAX_PLAY * particles searches: no wrap below 2**31
+                if epoch == 2**31 - 1:   # as api._Workspace: the epochs' cycle starts again
+                    keys[:] = 0
+                    epoch = 0
+                epoch += 1
                 if state[i, 3] < WON and search(
                         deck, piles[i], ln[i], hid[i], found[i], state[i, 0], same_suit,
                         empty_rule, split, ALL, False, check_nodes, -1.0, keys, encs, epoch,
