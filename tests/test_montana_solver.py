@@ -256,8 +256,9 @@ def test_forgetting_keeps_every_other_layout_findable():
 def test_a_growing_table_keeps_every_layout_findable(dominance):
     """Doubling the slots a search uses moves each layout to where a probe from its new home
     finds it, probes that wrap round the table's end included (with ``dominance``, the hops
-    stored beside a key are not part of its home), and an older search's entries (another
-    stamp) count as free throughout: 300 small tables grown from 4 slots to 256."""
+    stored beside a key are not part of its home), with its row of values (the players'
+    table), and an older search's entries (another stamp) count as free throughout: 300 small
+    tables grown from 4 slots to 256."""
     words, shift = 3, np.uint64(40)
     stamp_shift = shift + np.uint64(HOP_BITS)
     keep = np.uint64(layout_bits(shift, dominance))
@@ -267,8 +268,11 @@ def test_a_growing_table_keeps_every_layout_findable(dominance):
         key = rnd.integers(0, 2**63, words, dtype=np.uint64) * np.uint64(2)
         key[-1] = (key[-1] & ((np.uint64(1) << shift) - np.uint64(1))) | (gen << stamp_shift)
         return key
+    def slot_of(key):
+        return int(np.flatnonzero(keys[:, 0] == key[0])[0])
     for _ in range(300):
         keys = np.zeros((256, words), np.uint64)
+        values = np.zeros((256, 2), np.float64)
         for _ in range(100):  # an older search's layouts, all over the table
             insert(keys, 256, random_key(np.uint64(1)), shift, np.uint64(1), 0, 256, 0,
                            False)
@@ -278,10 +282,13 @@ def test_a_growing_table_keeps_every_layout_findable(dominance):
             assert insert(keys, size, key, shift, gen, len(stored), 256,
                                   int(rnd.integers(8)), dominance) == 1
             stored.append(key)
+            values[slot_of(key)] = [len(stored), -len(stored)]
             if 2 * len(stored) > size:
-                size = grow(keys, size, stamp_shift, gen, keep)
+                size = grow(keys, size, stamp_shift, gen, keep, values)
                 here = keys[:, -1] >> stamp_shift == gen
                 assert here.sum() == len(stored) and not here[size:].any()
+                assert all(list(values[slot_of(key)]) == [i + 1, -i - 1]
+                           for i, key in enumerate(stored))
                 assert all(insert(keys, size, key.copy(), shift, gen, 0, 256, 15,
                                           dominance) == 0 for key in stored)
 
@@ -341,16 +348,17 @@ def test_known_small_layouts(text, status, locked):
 
 
 @settings(max_examples=60, deadline=None)
-@given(deals(st.integers(4, 5)), st.integers(0, 40), st.randoms(use_true_random=False))
-def test_reach_bound_covers_everything_reachable(deal, steps, rnd):
-    """From layouts met in random play with movable Twos, the reach bound is never below the
-    most locked cards the oracle reaches."""
+@given(deals(st.integers(4, 5)), st.integers(0, 40), st.randoms(use_true_random=False),
+       st.booleans())
+def test_reach_bound_covers_everything_reachable(deal, steps, rnd, movable):
+    """From layouts met in random play with movable Twos or fixed Twos, the reach bound of
+    those rules is never below the most locked cards the oracle reaches."""
     n, cells = deal
-    cells = played(cells, Rules(n, movable_twos=True), steps, rnd)
-    assert api.reach_bound(cells, n)[0] >= oracle(cells, n, True)[1]
+    cells = played(cells, Rules(n, movable_twos=movable), steps, rnd)
+    assert api.reach_bound(cells, n, movable_twos=movable)[0] >= oracle(cells, n, movable)[1]
 
 
-def reach_reference(board, n, free):
+def reach_reference(board, n, free, movable=True):
     """The reach bound read again from its definition (bounds.reach_bound's docstring), as
     sets of cells, growing every card's cells until nothing changes."""
     cells = range(4 * n)
@@ -369,7 +377,7 @@ def reach_reference(board, n, free):
         changed = False
         for code in sorted(pos):
             if code % n == 1:
-                more = {c for c in gaps if c % n == 0}
+                more = {c for c in gaps if c % n == 0} if movable or pos[code] % n else set()
             else:
                 more = {c + 1 for c in reach[code - 1] if c % n != n - 1 and c + 1 in gaps}
             if not more <= reach[code]:
@@ -391,22 +399,23 @@ def reach_reference(board, n, free):
 
 def test_reach_bound_is_its_definition():
     """The kernel's reach bound and its masks equal the fixed point grown naively, on layouts
-    met in random play with movable Twos, with no free row and with every row whose first cell
-    holds a Two or a gap free (guards the kernel's faster fixed point)."""
+    met in random play with movable Twos (with no free row and with every row whose first cell
+    holds a Two or a gap free) and with fixed Twos (guards the kernel's faster fixed point)."""
     checked = 0
-    for seed in range(60):
+    for seed in range(90):
         n = 5 + seed % 3
         rnd = random.Random(seed)
-        cells = played(deal_from_seed(seed, n), Rules(n, movable_twos=True), rnd.randrange(60),
-                       rnd)
+        movable = seed < 60
+        cells = played(deal_from_seed(seed, n), Rules(n, movable_twos=movable),
+                       rnd.randrange(60), rnd)
         board = api._encode(cells, n)
-        for free in {0, z_mask(board, n)}:
-            bound, masks = api.reach_bound(cells, n, free)
-            reach, expected = reach_reference(board, n, free)
+        for free in {0, z_mask(board, n)} if movable else {0}:
+            bound, masks = api.reach_bound(cells, n, free, movable)
+            reach, expected = reach_reference(board, n, free, movable)
             assert bound == expected
             assert all(masks[code] == sum(1 << c for c in reach[code]) for code in reach)
             checked += 1
-    assert checked >= 100
+    assert checked >= 130
 
 
 def test_safe_moves_lose_nothing():

@@ -50,6 +50,21 @@ def test_a_script_refuses_a_worker_count_of_zero(script):
     assert proc.returncode == 2 and "0 is not a worker count" in proc.stderr, proc.stderr
 
 
+def test_montana_players_times_the_bound_on_the_same_deals_and_refuses_other_rules():
+    """The benchmark behind benchmarks/montana.md's bound table: on 8-rank deals the bound
+    stores fewer layouts (its chances checked equal inside); reshuffles are refused."""
+    script = str(ROOT / "benchmarks/montana_players.py")
+    proc = subprocess.run([sys.executable, script, "--rules", "8", "--deals", "30"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["limit"] == 0 and figures["layouts_ratio"] > 1.5
+    assert figures["median_layouts"] < figures["median_layouts_all"]
+    proc = subprocess.run([sys.executable, script, "--rules", "13-redeals2"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr
+
+
 @pytest.mark.parametrize("pack_name", ["agnes-up-suit-anyrun-nosplit", "montana-8"])
 def test_choices_decides_every_choice_along_the_stored_solutions(pack_name, tmp_path):
     """examples/choices.py: the stored solution's own move wins at each of its positions, so

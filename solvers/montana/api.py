@@ -130,12 +130,13 @@ def _positions(board: np.ndarray) -> np.ndarray:
     return pos
 
 
-def reach_bound(cells: Sequence[Cell], n: int, free: int = 0) -> tuple[int, np.ndarray]:
+def reach_bound(cells: Sequence[Cell], n: int, free: int = 0,
+                movable_twos: bool = True) -> tuple[int, np.ndarray]:
     """The reach bound of a layout whose rows in the mask ``free`` hold their first cells in
     any order (``bounds.reach_bound``), and each card code's mask of the cells it can reach."""
     board = _encode(cells, n)
     reach = np.zeros(4 * n, np.int64)
-    bound = bounds.reach_bound(board, _positions(board), n, free, reach,
+    bound = bounds.reach_bound(board, _positions(board), n, movable_twos, free, reach,
                                np.zeros(64 + 4 * n, np.int64), np.zeros((4, 4), np.int64))
     return int(bound), reach
 

@@ -1,13 +1,15 @@
 """Upper bounds on the locked cards reachable from a Montana layout (numba, for
-``solvers.montana.kernel``): a layout whose bound is no better than the best seen is not
-expanded (``cut``).
+``solvers.montana.kernel`` and ``solvers.montana.players``): a layout whose bound is no better
+than the best seen is not expanded (``cut``), nor one whose bound is short of a win when the
+players' chances are computed.
 
 The stuck-card bound (``_upper_bound``) comes from cards that can never move again.  For a
 class with free rows (``solvers.montana.moves``) it covers every order: a free Three counts as
 able to move if the second cell of any free row lets it, and the free rows count their best
 order.  With movable Twos the reach bound (``reach_bound``, every layout) replaces it by
 default: it follows the cells each card can ever reach rather than whether it can move at all,
-and bites where the other is 48.
+and bites where the other is 48.  With fixed Twos it holds each Two in the first column in its
+cell; the players' analysis uses it so.
 """
 import numpy as np
 
@@ -139,14 +141,14 @@ def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
 
 
 @leaf
-def reach_bound(board, pos, n, free, reach, tmp, gain):
-    """An upper bound on the locked cards of every layout reachable from this one (movable
-    Twos), or from any order of its ``free`` rows' first cells, from the cells each card can
-    ever reach.
+def reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain):
+    """An upper bound on the locked cards of every layout reachable from this one, or from any
+    order of its ``free`` rows' first cells, from the cells each card can ever reach.
 
     ``reach[card]`` becomes a mask of cells holding every cell the card can ever stand in, and
     ``gaps`` every cell that can ever be a gap (least fixed point): a Two can reach a
-    first-column cell that can be a gap; another card the cell right of a cell its predecessor
+    first-column cell that can be a gap (with fixed Twos only from outside the first column: a
+    Two in it stays for good); another card the cell right of a cell its predecessor
     can reach (not past the row's end) if that cell can be a gap; a cell can be a gap if it is
     one now, or the card now in it can reach another cell.  By induction over any line of
     play: the card moved goes into a present gap (right of its predecessor's present cell, or
@@ -189,10 +191,11 @@ def reach_bound(board, pos, n, free, reach, tmp, gain):
             seen[suit] = gaps
             grew = True
             two = suit * n + 1
-            grown = reach[two] | (column & gaps)
-            if grown != reach[two]:
-                reach[two] = grown
-                gaps |= firsts if (firsts >> pos[two]) & 1 else one << pos[two]
+            if movable_twos or pos[two] % n != 0:  # a fixed Two in the first column stays
+                grown = reach[two] | (column & gaps)
+                if grown != reach[two]:
+                    reach[two] = grown
+                    gaps |= firsts if (firsts >> pos[two]) & 1 else one << pos[two]
             for code in range(two + 1, two + n - 1):
                 grown = reach[code] | (((reach[code - 1] & ~last) << 1) & gaps)
                 if grown != reach[code]:
@@ -225,7 +228,7 @@ def cut(board, pos, n, movable_twos, prune, bound_two, use_reach, mobile, reach,
     if prune:
         return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
     if bound_two and use_reach:
-        return reach_bound(board, pos, n, free, reach, tmp, gain) <= best
+        return reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain) <= best
     if bound_two and phase_two(board, n):
         return _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain) <= best
     return False

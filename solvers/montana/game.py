@@ -11,15 +11,15 @@ line of play crosses rounds with the move ``redeal`` (``redeal/S`` for the reshu
 A deal is the layout's ``4 * ranks`` cards row-major with the gaps written as aces (``rules``
 module); a move prints as ``4H->r2c4`` (the card, then the gap's row and column counted from 1).
 
-Design (``hardness``, ``figures``) serves single-round rules with fixed Twos, the puzzles the
-issue asks for ("winnable on the first deal, without reshuffles"): there no layout recurs, so
+Design (``hardness``, ``figures``) serves single-round rules with fixed Twos, puzzles winnable
+on the first deal without reshuffles: there no layout recurs, so
 the layouts reachable from a deal form a finite acyclic graph and :mod:`players` computes the
 exact chance that a simple player wins.  The hardness is ``-log10`` of the *careful* player's
 chance: it plays at random, except that a move leaving a gap right of a King not yet home (a
 dead gap, the way Montana is lost) is 10 times less likely than any other.  The independent
-check figure is the *random* player's chance.  ``8`` is the design deck: the whole graph of a
-32-cell deal takes 0.07 s on average, a 52-card deal's seconds and up to tens of millions of
-layouts.
+check figure is the *random* player's chance.  ``8`` is the design deck (the whole graph of a
+32-cell deal takes hundredths of a second); a 52-card deal (``13``) takes seconds and up to
+tens of millions of layouts, and one whose graph outgrows ``ANALYSIS_STATES`` is ``limit``.
 Rows are interchangeable in one round (each first column takes any Two), so the symmetries are
 the 24 relabellings of the suits times the 24 orders of the rows; with reshuffles the rows are
 dealt in order, so only the suits.
@@ -97,9 +97,10 @@ def _search(hop_budgets: str, pass_states: int, columns: bool, bound: bool, reac
     budgets = tuple(map(int, parts))
     return Search(columns=columns, bound=bound, reach=reach, safe=safe,
                       hop_budgets=budgets, pass_states=pass_states)
-#: Layouts the analysis may store (a table of 8M slots, 470 MB for 8 ranks); the largest of
-#: 4,000 random 8-rank deals needs 1.5M.
-ANALYSIS_STATES = 4_000_000
+#: Layouts the analysis may store: a table of 2**25 slots, at most 1.9 GB for 52 cards (56
+#: bytes a slot), touched only as far as a deal needs (it grows); the largest of 10,000 random
+#: 8-rank deals needs 1.5M.
+ANALYSIS_STATES = 22_000_000
 #: Weights of the careful and the random player for a move of each class (players.DEAD,
 #: SAFE): the careful player leaves a dead gap 10 times less often than it plays another move.
 _WEIGHTS = np.array([[0.1, 1.0], [1.0, 1.0]])
@@ -395,9 +396,10 @@ class Montana(Designable):
     def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
-        and winning first moves, the layouts of the round (``layouts``: those with a move), and
-        a winning line: at each step the winning move after which the careful player wins most
-        often.  Computed on the canonical deal, so every symmetric copy has the same."""
+        and winning first moves, the layouts of the round analysed (``layouts``, see
+        :mod:`players`), and a winning line: at each step the winning move after which the
+        careful player wins most often.  Computed on the canonical deal, so every symmetric
+        copy has the same."""
         from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
@@ -405,17 +407,17 @@ class Montana(Designable):
         symmetry = _canonical_map(deal, rules)
         board = api._encode(symmetry.deal(deal, n), n)
         word, mul, words, shift = api._packing(n)
-        table = players._table(ANALYSIS_STATES, words, shift, 3)
-        out = np.zeros(3)
-        status, first, winning, layouts, _ = players.evaluate(
-            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, _WEIGHTS,
-            *players._scratch(3), out)
+        table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
+        out = np.zeros(len(_WEIGHTS))
+        status, first, winning, layouts, _, size = players.evaluate(
+            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, True, _WEIGHTS,
+            *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
             raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
                                f"{ANALYSIS_STATES:,} layouts or a line of "
                                f"{players.MAX_DEPTH:,} moves")
         won = bool(out[0] > 0)
-        careful, random_ = (Chance.exactly(float(win)) for win in out[1:])
+        careful, random_ = (Chance.exactly(float(win)) for win in out)
         metrics = {"hardness": max(0.0, -careful.log10) if won else None,
                    "careful_win": careful.win, "random_win": random_.win,
                    "first_moves": int(first), "winning_first_moves": int(winning),
@@ -426,7 +428,7 @@ class Montana(Designable):
         if won and solution:
             src = np.empty(players.MAX_DEPTH + 1, np.int64)
             dst = np.empty_like(src)
-            length = players.best_line(board, n, word, mul, *table, 0, src, dst)
+            length = players.best_line(board, n, word, mul, *table, size, 0, src, dst)
             for s, t in zip(src[:length], dst[:length]):
                 card = api._decode_card(int(board[s]), n)
                 line.append(symmetry.move_back(Move(card, divmod(int(t), n))))

@@ -110,6 +110,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
     reach = np.zeros(cells, np.int64)
     tmp = np.zeros(64 + cells, np.int64)  # scratch of the helpers, allocated once
     gain = np.zeros((4, 4), np.int64)
+    no_values = np.zeros((0, 0), np.float64)  # the table holds keys only
     target = 4 * (n - 1)
     start = now()
     nodes = 0
@@ -197,7 +198,7 @@ def search(board0, n, movable_twos, hop_budget, columns, use_tt, prune, bound_tw
                     recurring += 1
                 if 2 * (states - forgotten) > size and size < keys.shape[0]:
                     size = grow(keys, size, shift + np.uint64(HOP_BITS), gen,
-                                 layout_bits(shift, budget))
+                                 layout_bits(shift, budget), no_values)
         if fresh != 0:
             path_src[d] = s
             path_dst[d] = t

@@ -12,6 +12,14 @@ is not home (a dead gap: nothing can fill it until that King moves), else ``SAFE
 move with probability its weight over the sum of the weights of the legal moves.  The random
 player weighs both classes 1.
 
+Every weight is positive, so a player's chance is positive exactly when some line wins.  With
+``prune`` a layout whose reach bound (``solvers.montana.bounds``, each Two in the first column
+held there) falls short of a win is a lost leaf, chance 0 for every player, neither expanded nor
+stored: the chances are the same to the last bit (a lost layout's value is an exact 0 either
+way), and on 52-card deals 2 to 4 times fewer layouts are stored.  The table starts on its
+first 2**12 slots and doubles the part it uses as it fills (``solvers.montana.table.grow``), so
+a small deal touches little memory.
+
 The round's figures are read off the deal's entry; a line of play is read off the table by
 following, from the deal, a winning move whose child a chosen player wins most often.
 """
@@ -23,9 +31,10 @@ from numba import njit
 from solvers.hashtable import PI, find, used
 from solvers.jit import leaf
 from solvers.montana.api import stamps
+from solvers.montana.bounds import reach_bound
 from solvers.montana.layout import locked, run
 from solvers.montana.moves import MAX_MOVES, gen_moves
-from solvers.montana.table import HOP_BITS
+from solvers.montana.table import FIRST_SIZE, HOP_BITS, grow
 from solvers.timing import now
 
 DONE, LIMIT = 0, 1
@@ -33,13 +42,18 @@ DEAD, SAFE = 0, 1  # the classes of a move
 
 
 @leaf
-def _slot(keys, stamp_shift, gen, key):
-    """The slot holding ``key``, or the free slot where it goes: a direct table
-    (``solvers.hashtable``) laid out as the round's (``solvers.montana.table``): the last
-    word's bits from ``stamp_shift`` hold the stamp of the call that stored the layout."""
+def _slot(keys, size, stamp_shift, gen, key):
+    """The slot of the table's first ``size`` holding ``key``, or the free slot where it goes:
+    a direct table (``solvers.hashtable``) laid out as the round's (``solvers.montana.table``):
+    the last word's bits from ``stamp_shift`` hold the stamp of the call that stored it."""
     last = key.shape[0] - 1
-    layout = (np.uint64(1) << stamp_shift) - np.uint64(1)
-    return find(keys, key, keys.shape[0] - 1, last, stamp_shift, gen, layout, PI)
+    return find(keys, key, size - 1, last, stamp_shift, gen, _layout_bits(stamp_shift), PI)
+
+
+@leaf
+def _layout_bits(stamp_shift):
+    """The bits of a key's last word below its stamp."""
+    return (np.uint64(1) << stamp_shift) - np.uint64(1)
 
 
 @leaf
@@ -100,6 +114,12 @@ def _setup(board0, n, word, mul, words, stamp_shift, gen):
 
 
 @leaf
+def _lost(board, pos, n, reach, tmp, gain):
+    """Whether the reach bound with fixed Twos shows that no line from the layout wins."""
+    return reach_bound(board, pos, n, False, 0, reach, tmp, gain) < 4 * (n - 1)
+
+
+@leaf
 def _value(cls, m, kid, weights, j):
     """Player ``j``'s chance from a layout whose moves have classes ``cls[:m]`` and whose
     children player ``j`` wins with chances ``kid[:m, j]``."""
@@ -113,48 +133,52 @@ def _value(cls, m, kid, weights, j):
 
 @njit(cache=True)
 def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, node_cap,
-             second_cap, weights, src, dst, cls, count, nxt, kid, out):
+             second_cap, prune, weights, src, dst, cls, count, nxt, kid, out):
     """Win chances from the deal ``board0`` of the players whose weights of the move classes
-    are the rows of ``weights``: ``out[0]`` 1 if some line wins, ``out[1 + j]`` player ``j``'s
-    chance.  Returns ``(status, first_moves, winning_first_moves, states, nodes)``: ``status``
-    LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made, ``second_cap`` seconds
-    (negative: unlimited) or a line as long as the per-depth scratch arrays (``src`` ..
-    ``kid``) stopped it.  Every layout with moves is stored in the table (``keys``, stamped
-    ``gen``, ``vals`` laid out as ``out``)."""
+    are the rows of ``weights`` (all positive): ``out[j]`` player ``j``'s chance, positive
+    exactly when some line wins.  Returns ``(status, first_moves, winning_first_moves, states,
+    nodes, size)``: ``status`` LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made,
+    ``second_cap`` seconds (negative: unlimited) or a line as long as the per-depth scratch
+    arrays (``src`` .. ``kid``) stopped it.  Every layout with moves (with ``prune``: every one
+    the reach bound does not show lost) is stored in the table (``keys``, stamped ``gen``,
+    ``vals`` laid out as ``out``) within its first ``size`` slots."""
     target = 4 * (n - 1)
     depth = src.shape[0] - 1
     players = weights.shape[0]
     board, pos, key = _setup(board0, n, word, mul, keys.shape[1], stamp_shift, gen)
     gaps = np.empty(4, np.int64)
     arr = np.empty(MAX_MOVES, np.int64)
+    reach = np.zeros(4 * n, np.int64)
+    tmp = np.zeros(64 + 4 * n, np.int64)  # scratch of the bound
+    gain = np.zeros((4, 4), np.int64)
+    size = min(FIRST_SIZE, keys.shape[0])  # the table slots this call uses so far
     start = now()
     states = 0
     nodes = 0
     out[:] = 0.0
     if locked(board, n) == target:
         out[:] = 1.0
-        return DONE, 0, 0, 0, 0
+        return DONE, 0, 0, 0, 0, size
     count[0] = _moves(board, pos, n, gaps, arr, src[0], dst[0], cls[0])
     nxt[0] = 0
     d = 0
     while count[0] > 0:
         if nxt[d] == count[d]:  # every child known: this layout's values
             if states >= max_states:
-                return LIMIT, count[0], 0, states, nodes
-            slot = _slot(keys, stamp_shift, gen, key)
+                return LIMIT, count[0], 0, states, nodes, size
+            if 3 * (states + 1) > 2 * size and size < keys.shape[0]:
+                size = grow(keys, size, stamp_shift, gen, _layout_bits(stamp_shift), vals)
+            slot = _slot(keys, size, stamp_shift, gen, key)
             keys[slot, :] = key
-            vals[slot, 0] = 0.0
-            for i in range(count[d]):
-                vals[slot, 0] = max(vals[slot, 0], kid[d, i, 0])
             for j in range(players):
-                vals[slot, 1 + j] = _value(cls[d], count[d], kid[d, :, 1:], weights, j)
+                vals[slot, j] = _value(cls[d], count[d], kid[d], weights, j)
             states += 1
             if d == 0:
                 out[:] = vals[slot]
                 wins = 0
                 for i in range(count[0]):
                     wins += kid[0, i, 0] > 0
-                return DONE, count[0], wins, states, nodes
+                return DONE, count[0], wins, states, nodes, size
             d -= 1
             i = nxt[d] - 1
             _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
@@ -166,31 +190,34 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
         nodes += 1
         if (node_cap >= 0 and nodes >= node_cap) or (
                 second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
-            return LIMIT, count[0], 0, states, nodes
-        slot = _slot(keys, stamp_shift, gen, key)
+            return LIMIT, count[0], 0, states, nodes, size
+        slot = _slot(keys, size, stamp_shift, gen, key)
         if _known(keys, slot, stamp_shift, gen):
             kid[d, i, :] = vals[slot]
         else:
             won = locked(board, n) == target
-            m = 0 if won else _moves(board, pos, n, gaps, arr, src[d + 1], dst[d + 1],
-                                     cls[d + 1])
+            m = 0 if won or (prune and _lost(board, pos, n, reach, tmp, gain)) else _moves(
+                board, pos, n, gaps, arr, src[d + 1], dst[d + 1], cls[d + 1])
             if m > 0:  # a new layout with moves: search below it
                 if d + 1 == depth:
-                    return LIMIT, count[0], 0, states, nodes
+                    return LIMIT, count[0], 0, states, nodes, size
                 d += 1
                 count[d] = m
                 nxt[d] = 0
                 continue
             kid[d, i, :] = 1.0 if won else 0.0
         _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
-    return DONE, 0, 0, states, nodes
+    return DONE, 0, 0, states, nodes, size
 
 
 @njit(cache=True)
-def best_line(board0, n, word, mul, keys, vals, stamp_shift, gen, guide, out_src, out_dst):
-    """A winning line read off the table of ``evaluate`` (the deal must be winnable): at each
+def best_line(board0, n, word, mul, keys, vals, stamp_shift, gen, size, guide, out_src,
+              out_dst):
+    """A winning line read off the first ``size`` slots of the table of ``evaluate`` (the deal
+    must be winnable): at each
     layout the winning move whose child player ``guide`` wins most often (the first such move
-    on a tie).  Its length; the moves in ``out_src``/``out_dst``."""
+    on a tie; a layout not in the table is lost).  Its length; the moves in
+    ``out_src``/``out_dst``."""
     target = 4 * (n - 1)
     board, pos, key = _setup(board0, n, word, mul, keys.shape[1], stamp_shift, gen)
     src = np.empty(MAX_MOVES, np.int64)
@@ -208,9 +235,9 @@ def best_line(board0, n, word, mul, keys, vals, stamp_shift, gen, guide, out_src
             if locked(board, n) == target:
                 value = 2.0  # a win now beats everything
             else:
-                slot = _slot(keys, stamp_shift, gen, key)
-                known = _known(keys, slot, stamp_shift, gen) and vals[slot, 0] > 0
-                value = vals[slot, 1 + guide] if known else -1.0
+                slot = _slot(keys, size, stamp_shift, gen, key)
+                known = _known(keys, slot, stamp_shift, gen) and vals[slot, guide] > 0
+                value = vals[slot, guide] if known else -1.0
             _move(board, pos, key, word, mul, n, dst[i], src[i])
             if value > best_value:
                 best, best_value = i, value

@@ -59,8 +59,9 @@ def layout_bits(shift, dominance):
 
 
 @leaf
-def grow(keys, size, stamp_shift, gen, keep):
-    """Double the slots this search uses (the first ``size``) and return the new size.
+def grow(keys, size, stamp_shift, gen, keep, vals):
+    """Double the slots this search uses (the first ``size``) and return the new size; a row
+    of ``vals`` (the players' chances; no columns for the search) moves with its key.
 
     One pass in slot order moves each layout back to the first free slot from its new home
     (its old home, or ``size`` above it) when one lies before it.  A slot of the lower half is
@@ -75,6 +76,8 @@ def grow(keys, size, stamp_shift, gen, keep):
             if i != j:
                 for w in range(last + 1):
                     keys[i, w] = keys[j, w]
+                for w in range(vals.shape[1]):
+                    vals[i, w] = vals[j, w]
                 keys[j, last] = np.uint64(0)
     return 2 * size
 

@@ -1,0 +1,73 @@
+"""The players' exact analysis of one Montana round (the grade's figures) with and without the
+reach bound, in one run: layouts stored and seconds a deal, as ratios.  Results:
+``benchmarks/montana.md``.
+
+  python benchmarks/montana_players.py --rules 8 --deals 200
+  python benchmarks/montana_players.py --rules 13 --deals 20
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import click
+import numpy as np
+
+from puzzlegen import clitools
+from solvers.montana import api, players
+from solvers.montana.game import ANALYSIS_STATES, GAME, _WEIGHTS
+
+
+def analyse(board: np.ndarray, n: int, prune: bool) -> tuple[int, int, float, list[float]]:
+    """(status, layouts stored, seconds, chances) of one analysis of the encoded deal."""
+    word, mul, words, shift = api._packing(n)
+    table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
+    out = np.zeros(len(_WEIGHTS))
+    start = time.perf_counter()
+    status, _, _, states, _, _ = players.evaluate(
+        board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, prune, _WEIGHTS,
+        *players._scratch(len(_WEIGHTS)), out)
+    return status, states, time.perf_counter() - start, list(out)
+
+
+@click.command(cls=clitools.Command)
+@click.option("--rules", "rules_text", default="8", show_default=True,
+              help="One round with fixed Twos: the ranks, 8 or 13.")
+@click.option("--deals", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
+              help="The deals of seeds S, S + 1, ...")
+def main(rules_text: str, deals: int, seed: int) -> None:
+    """Time the analysis with the bound and without it on the same deals (alternating which
+    goes first); print JSON with the medians and the ratios of the totals."""
+    rules = GAME.parse_rules(rules_text)
+    GAME.check_graded(rules)
+    n = rules.ranks
+    analyse(api._encode(GAME.deal_from_seed(seed, rules), n), n, True)  # compile
+    rows = []
+    for s in range(seed, seed + deals):
+        board = api._encode(GAME.canonical(GAME.deal_from_seed(s, rules), rules), n)
+        order = (True, False) if s % 2 else (False, True)
+        runs = {prune: analyse(board, n, prune) for prune in order}
+        if any(status != players.DONE for status, *_ in runs.values()):
+            rows.append({"seed": s, "limit": True})
+            continue
+        assert runs[True][3] == runs[False][3], f"seed {s}: the bound changed the chances"
+        rows.append({"seed": s, "layouts": runs[True][1], "layouts_all": runs[False][1],
+                     "seconds": runs[True][2], "seconds_all": runs[False][2]})
+    done = [r for r in rows if "layouts" in r]
+
+    def total(key):
+        return sum(r[key] for r in done)
+    print(json.dumps({
+        "rules": rules_text, "deals": deals, "limit": len(rows) - len(done),
+        "median_layouts": statistics.median(r["layouts"] for r in done),
+        "median_layouts_all": statistics.median(r["layouts_all"] for r in done),
+        "median_seconds": round(statistics.median(r["seconds"] for r in done), 4),
+        "median_seconds_all": round(statistics.median(r["seconds_all"] for r in done), 4),
+        "layouts_ratio": round(total("layouts_all") / total("layouts"), 3),
+        "seconds_ratio": round(total("seconds_all") / total("seconds"), 3)}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
