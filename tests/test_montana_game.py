@@ -244,10 +244,33 @@ def test_explain_names_both_players():
     assert "1 game in" in text or "% of games" in text or "every game" in text
 
 
-def test_an_analysis_at_its_limit_raises(monkeypatch):
+def test_a_deal_beyond_the_analysis_is_played_and_its_estimate_holds_the_exact_chance(
+        monkeypatch):
+    """Past ``ANALYSIS_STATES`` layouts the figures are estimated from games played from the
+    deal: the exact chances lie in their intervals (within 4 standard errors for the random
+    player's), the hardness interval holds the exact hardness, the line is a game won, every
+    symmetric copy gets the same figures, and the words say they were measured."""
+    exact = {seed: GAME.figures(GAME.deal_from_seed(seed, EIGHT), EIGHT) for seed in (4, 9)}
+    monkeypatch.setattr(game, "ANALYSIS_STATES", 1000)
+    for seed, figures in exact.items():
+        deal = GAME.deal_from_seed(seed, EIGHT)
+        played = GAME.figures(deal, EIGHT)
+        m, e = played.metrics, figures.metrics
+        assert played.won and m["games"] == game.PLAYOUTS and "layouts" not in m
+        low, high = m["hardness_interval"]
+        assert low < e["hardness"] < high and low < m["hardness"] < high
+        spread = (e["random_win"] * (1 - e["random_win"]) / game.PLAYOUTS) ** 0.5
+        assert abs(m["random_win"] - e["random_win"]) < 4 * spread
+        assert GAME.replay(deal, EIGHT, played.solution).won
+        copy = GAME.symmetric_copy(deal, EIGHT, random.Random(seed))
+        assert GAME.figures(copy, EIGHT).metrics == m
+        assert "measured over 100,000 games" in GAME.explain("easy", 10.0, m, EIGHT)
+
+
+def test_an_analysis_at_its_limit_raises_when_the_games_never_win(monkeypatch):
     monkeypatch.setattr(game, "ANALYSIS_STATES", 10)
-    with pytest.raises(LimitReached, match="10 layouts"):
-        GAME.figures(GAME.deal_from_seed(4, EIGHT), EIGHT)
+    with pytest.raises(LimitReached, match="10 layouts, and the careful player won none"):
+        GAME.figures(GAME.deal_from_seed(7, EIGHT), EIGHT)  # careful chance 2e-7
 
 
 def test_rules_that_cannot_be_graded_are_refused_before_any_work():

@@ -65,6 +65,17 @@ def test_montana_players_times_the_bound_on_the_same_deals_and_refuses_other_rul
     assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr
 
 
+def test_montana_cycles_finds_layouts_that_recur_with_movable_twos():
+    proc = subprocess.run([sys.executable, str(ROOT / "examples/montana_cycles.py"), "--ranks",
+                           "4", "--seeds", "1..4", "--max-layouts", "100000"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["seed"] for r in rows] == [1, 2, 3, 4]
+    assert all(r["cyclic"] <= r["layouts"] and sum(r["largest"]) <= r["layouts"] for r in rows)
+    assert max(r["largest"][0] for r in rows) > 100 and min(r["cyclic"] for r in rows) == 0
+
+
 @pytest.mark.parametrize("pack_name", ["agnes-up-suit-anyrun-nosplit", "montana-8"])
 def test_choices_decides_every_choice_along_the_stored_solutions(pack_name, tmp_path):
     """examples/choices.py: the stored solution's own move wins at each of its positions, so

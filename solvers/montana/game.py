@@ -27,8 +27,10 @@ dealt in order, so only the suits.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
+import zlib
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -44,7 +46,7 @@ from solvers.montana.rules import (ROWS, Cell, Move, Redeal, Rules, apply_move, 
                                    check_layout, deal_from_seed, format_deal, format_grid,
                                    locked_count, parse_deal, parse_move, redeal, redeal_rng)
 from solvers.result import Chance, Limits, SolveResult
-from solvers.stats import OUTCOME, format_win_summary, tally
+from solvers.stats import OUTCOME, format_win_summary, tally, wilson_interval
 
 _NAME = re.compile(r"^([0-9]+)(-movable-twos)?(?:-redeals([0-9]+)(-random-gaps)?)?$")
 REDEAL_SEED = 0
@@ -105,6 +107,46 @@ ANALYSIS_STATES = 22_000_000
 #: SAFE): the careful player leaves a dead gap 10 times less often than it plays another move.
 _WEIGHTS = np.array([[0.1, 1.0], [1.0, 1.0]])
 _SUIT_ORDERS = list(itertools.permutations(range(4)))
+
+
+#: Games each player plays from a deal whose graph outgrows the analysis (``_played``).
+PLAYOUTS = 100_000
+
+
+def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
+    """The moves ``src -> dst`` (cells of the canonical ``board``) as moves of the deal."""
+    from solvers.montana import api
+    board = board.copy()
+    line = []
+    for s, t in zip(src, dst):
+        card = api._decode_card(int(board[s]), n)
+        line.append(symmetry.move_back(Move(card, divmod(int(t), n))))
+        board[t], board[s] = board[s], 0
+    return line
+
+
+def _played(board: np.ndarray, n: int, symmetry: "_Map") -> Figures:
+    """The figures of a canonical deal whose graph outgrows the analysis, estimated: each
+    player plays ``PLAYOUTS`` games from it (seeded by the deal), the chances are the shares
+    won with Wilson 95% intervals (``games``), the hardness interval follows the careful
+    player's, and the line is the first game won.  A deal the careful player never wins so is
+    ``limit``: its chance is out of this measure's reach."""
+    from solvers.montana import players
+    wins = np.zeros(len(_WEIGHTS), np.int64)
+    src = np.empty(players.MAX_DEPTH, np.int64)
+    dst = np.empty_like(src)
+    length = players.playouts(board, n, _WEIGHTS, PLAYOUTS, zlib.crc32(board.tobytes()), wins,
+                              src, dst)
+    if wins[0] == 0:
+        raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
+                           f"{ANALYSIS_STATES:,} layouts, and the careful player won none of "
+                           f"{PLAYOUTS:,} games played from it")
+    careful, random_ = (int(w) / PLAYOUTS for w in wins)
+    low, high = wilson_interval(int(wins[0]), PLAYOUTS)
+    metrics = {"hardness": max(0.0, -math.log10(careful)), "careful_win": careful,
+               "random_win": random_, "games": PLAYOUTS,
+               "hardness_interval": [max(0.0, -math.log10(high)), -math.log10(low)]}
+    return Figures(True, metrics, _line(board, n, symmetry, src[:length], dst[:length]))
 
 
 @dataclass(frozen=True)
@@ -398,8 +440,9 @@ class Montana(Designable):
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
         and winning first moves, the layouts of the round analysed (``layouts``, see
         :mod:`players`), and a winning line: at each step the winning move after which the
-        careful player wins most often.  Computed on the canonical deal, so every symmetric
-        copy has the same."""
+        careful player wins most often.  A deal whose graph outgrows ``ANALYSIS_STATES``
+        layouts is played instead (``_played``).  Computed on the canonical deal, so every
+        symmetric copy has the same."""
         from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
@@ -413,9 +456,7 @@ class Montana(Designable):
             board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
-            raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
-                               f"{ANALYSIS_STATES:,} layouts or a line of "
-                               f"{players.MAX_DEPTH:,} moves")
+            return _played(board, n, symmetry)
         won = bool(out[0] > 0)
         careful, random_ = (Chance.exactly(float(win)) for win in out)
         metrics = {"hardness": max(0.0, -careful.log10) if won else None,
@@ -424,16 +465,11 @@ class Montana(Designable):
                    "layouts": int(layouts)}
         if won:   # an exact chance: the interval is one value
             metrics["hardness_interval"] = [metrics["hardness"]] * 2
-        line = []
-        if won and solution:
-            src = np.empty(players.MAX_DEPTH + 1, np.int64)
-            dst = np.empty_like(src)
-            length = players.best_line(board, n, word, mul, *table, size, 0, src, dst)
-            for s, t in zip(src[:length], dst[:length]):
-                card = api._decode_card(int(board[s]), n)
-                line.append(symmetry.move_back(Move(card, divmod(int(t), n))))
-                board[t], board[s] = board[s], 0
-        return Figures(won, metrics, line)
+        src = np.empty(players.MAX_DEPTH + 1, np.int64)
+        dst = np.empty_like(src)
+        length = players.best_line(board, n, word, mul, *table, size, 0, src, dst) \
+            if won and solution else 0
+        return Figures(won, metrics, _line(board, n, symmetry, src[:length], dst[:length]))
 
     def sheet(self, deal: Sequence[Cell], rules: Variant) -> Sheet:
         """The layout, aces as gaps; one round only (a reshuffle cannot be followed on paper)."""
@@ -467,7 +503,9 @@ class Montana(Designable):
                 f"{odds(metrics['careful_win'], 'no game')} "
                 f"(harder than {harder_than(percentile)} of random winnable "
                 f"{self.format_rules(rules)}-rank deals); a player who moves at random wins "
-                f"{odds(metrics['random_win'], 'no game')}.")
+                f"{odds(metrics['random_win'], 'no game')}"
+                + (f" (both measured over {metrics['games']:,} games each: this deal's "
+                   f"layouts are too many to count exactly)." if "games" in metrics else "."))
 
 
 GAME = Montana()

@@ -21,7 +21,9 @@ first 2**12 slots and doubles the part it uses as it fills (``solvers.montana.ta
 a small deal touches little memory.
 
 The round's figures are read off the deal's entry; a line of play is read off the table by
-following, from the deal, a winning move whose child a chosen player wins most often.
+following, from the deal, a winning move whose child a chosen player wins most often.  A deal
+whose graph outgrows the table is played instead (``playouts``): each player's games from the
+deal, its moves drawn by their weights, counted won or lost.
 """
 from __future__ import annotations
 
@@ -246,6 +248,58 @@ def best_line(board0, n, word, mul, keys, vals, stamp_shift, gen, size, guide, o
         length += 1
         _move(board, pos, key, word, mul, n, src[best], dst[best])
     return length
+
+
+@njit(cache=True)
+def playouts(board0, n, weights, games, seed, wins, line_src, line_dst):
+    """``wins[j]``: of ``games`` games player ``j`` plays from the deal ``board0`` (each move
+    drawn with the probability its class weight gives it, numba's generator seeded ``seed``),
+    those won.  The first game won (any player) is kept in ``line_src``/``line_dst``; its length
+    is returned (0 if none was won)."""
+    np.random.seed(seed)
+    target = 4 * (n - 1)
+    gaps = np.empty(4, np.int64)
+    arr = np.empty(MAX_MOVES, np.int64)
+    src = np.empty(MAX_MOVES, np.int64)
+    dst = np.empty(MAX_MOVES, np.int64)
+    cls = np.empty(MAX_MOVES, np.int64)
+    path_src = np.empty_like(line_src)
+    path_dst = np.empty_like(line_dst)
+    kept = 0
+    board = board0.copy()
+    for j in range(weights.shape[0]):
+        wins[j] = 0
+        for _ in range(games):
+            board[:] = board0
+            pos = np.full(4 * n, -1, np.int64)
+            for c in range(4 * n):
+                if board[c] != 0:
+                    pos[board[c]] = c
+            length = 0
+            while locked(board, n) < target:
+                m = _moves(board, pos, n, gaps, arr, src, dst, cls)
+                if m == 0 or length == path_src.shape[0]:
+                    break
+                total = 0.0
+                for i in range(m):
+                    total += weights[j, cls[i]]
+                u = np.random.random() * total
+                i = 0
+                while i < m - 1 and u >= weights[j, cls[i]]:
+                    u -= weights[j, cls[i]]
+                    i += 1
+                path_src[length], path_dst[length] = src[i], dst[i]
+                length += 1
+                card = board[src[i]]
+                board[dst[i]], board[src[i]] = card, 0
+                pos[card] = dst[i]
+            else:
+                wins[j] += 1
+                if kept == 0:
+                    kept = length
+                    line_src[:length] = path_src[:length]
+                    line_dst[:length] = path_dst[:length]
+    return kept
 
 
 MAX_DEPTH = 1 << 14  # a longer line stops the evaluation with LIMIT
