@@ -248,8 +248,9 @@ def test_a_deal_beyond_the_analysis_is_played_and_its_estimate_holds_the_exact_c
         monkeypatch):
     """Past ``ANALYSIS_STATES`` layouts the figures are estimated from games played from the
     deal: the exact chances lie in their intervals (within 4 standard errors for the random
-    player's), the hardness interval holds the exact hardness, the line is a game won, every
-    symmetric copy gets the same figures, and the words say they were measured."""
+    player's), the hardness interval holds the exact hardness, the line is a game won, the
+    words say they were measured, a symmetric copy gets the same figures and a repeat other
+    games."""
     exact = {seed: GAME.figures(GAME.deal_from_seed(seed, EIGHT), EIGHT) for seed in (4, 9)}
     monkeypatch.setattr(game, "ANALYSIS_STATES", 1000)
     for seed, figures in exact.items():
@@ -262,9 +263,11 @@ def test_a_deal_beyond_the_analysis_is_played_and_its_estimate_holds_the_exact_c
         spread = (e["random_win"] * (1 - e["random_win"]) / game.PLAYOUTS) ** 0.5
         assert abs(m["random_win"] - e["random_win"]) < 4 * spread
         assert GAME.replay(deal, EIGHT, played.solution).won
-        copy = GAME.symmetric_copy(deal, EIGHT, random.Random(seed))
-        assert GAME.figures(copy, EIGHT).metrics == m
         assert "measured over 100,000 games" in GAME.explain("easy", 10.0, m, EIGHT)
+    copy = GAME.symmetric_copy(deal, EIGHT, random.Random(seed))
+    assert GAME.figures(copy, EIGHT).metrics == m
+    again = GAME.hardness(deal, EIGHT, repeat=1)
+    assert again != m["hardness"] and low - 0.1 < again < high + 0.1  # other games
 
 
 def test_an_analysis_at_its_limit_raises_when_the_games_never_win(monkeypatch):

@@ -125,18 +125,18 @@ def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
     return line
 
 
-def _played(board: np.ndarray, n: int, symmetry: "_Map") -> Figures:
+def _played(board: np.ndarray, n: int, symmetry: "_Map", repeat: int) -> Figures:
     """The figures of a canonical deal whose graph outgrows the analysis, estimated: each
-    player plays ``PLAYOUTS`` games from it (seeded by the deal), the chances are the shares
-    won with Wilson 95% intervals (``games``), the hardness interval follows the careful
-    player's, and the line is the first game won.  A deal the careful player never wins so is
-    ``limit``: its chance is out of this measure's reach."""
+    player plays ``PLAYOUTS`` games from it (seeded by the deal and ``repeat``), the chances
+    are the shares won with Wilson 95% intervals (``games``), the hardness interval follows
+    the careful player's, and the line is the first game won.  A deal the careful player never
+    wins so is ``limit``: its chance is out of this measure's reach."""
     from solvers.montana import players
     wins = np.zeros(len(_WEIGHTS), np.int64)
     src = np.empty(players.MAX_DEPTH, np.int64)
     dst = np.empty_like(src)
-    length = players.playouts(board, n, _WEIGHTS, PLAYOUTS, zlib.crc32(board.tobytes()), wins,
-                              src, dst)
+    seed = zlib.crc32(board.tobytes() + (f":{repeat}".encode() if repeat else b""))
+    length = players.playouts(board, n, _WEIGHTS, PLAYOUTS, seed, wins, src, dst)
     if wins[0] == 0:
         raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
                            f"{ANALYSIS_STATES:,} layouts, and the careful player won none of "
@@ -420,9 +420,9 @@ class Montana(Designable):
 
     def hardness(self, deal: Sequence[Cell], rules: Variant, quick: bool = False,
                  repeat: int = 0) -> float | None:
-        """``-log10`` of the careful player's chance; ``quick`` and ``repeat`` give the same
-        exact figure (the whole analysis takes 0.06 s on an 8-rank deal)."""
-        return self.figures(deal, rules, solution=False).metrics["hardness"]
+        """``-log10`` of the careful player's chance; ``quick`` gives the same figure, and so
+        does ``repeat`` where it is exact (a played deal's games are drawn afresh)."""
+        return self.figures(deal, rules, solution=False, repeat=repeat).metrics["hardness"]
 
     def check_graded(self, rules: Variant) -> None:
         name = self.format_rules(rules)
@@ -435,14 +435,15 @@ class Montana(Designable):
                            f"(e.g. 8 or 13), whose layouts never recur (with movable Twos they "
                            f"do, and the players' exact chances are not defined that way)")
 
-    def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True) -> Figures:
+    def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True,
+                repeat: int = 0) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
         and winning first moves, the layouts of the round analysed (``layouts``, see
         :mod:`players`), and a winning line: at each step the winning move after which the
         careful player wins most often.  A deal whose graph outgrows ``ANALYSIS_STATES``
-        layouts is played instead (``_played``).  Computed on the canonical deal, so every
-        symmetric copy has the same."""
+        layouts is played instead (``_played``; ``repeat`` > 0 plays other games).  Computed on
+        the canonical deal, so every symmetric copy has the same."""
         from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
@@ -456,7 +457,7 @@ class Montana(Designable):
             board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
-            return _played(board, n, symmetry)
+            return _played(board, n, symmetry, repeat)
         won = bool(out[0] > 0)
         careful, random_ = (Chance.exactly(float(win)) for win in out)
         metrics = {"hardness": max(0.0, -careful.log10) if won else None,
