@@ -34,7 +34,8 @@ def analyse(board: np.ndarray, n: int, prune: bool) -> tuple[int, int, float, li
 @click.command(cls=clitools.Command)
 @click.option("--rules", "rules_text", default="8", show_default=True,
               help="One round with fixed Twos: the ranks, 8 or 13.")
-@click.option("--deals", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--deals", type=click.IntRange(1), default=100, show_default=True,
+              help="Deals to analyse both ways.")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
               help="The deals of seeds S, S + 1, ...")
 def main(rules_text: str, deals: int, seed: int) -> None:

@@ -42,9 +42,11 @@ def layout_graph(cells: tuple, rules: Rules, cap: int) -> tuple[int, list] | Non
 
 
 @click.command(cls=clitools.Command)
-@click.option("--ranks", type=click.IntRange(3, 13), default=6, show_default=True)
+@click.option("--ranks", type=click.IntRange(3, 13), default=6, show_default=True,
+              help="Ranks of the deck (4 suits each).")
 @click.option("--seeds", default="1..14", show_default=True, help="Deal seeds, as A..B.")
-@click.option("--max-layouts", type=click.IntRange(1), default=300_000, show_default=True)
+@click.option("--max-layouts", type=click.IntRange(1), default=300_000, show_default=True,
+              help="Give up on a deal's graph past this many layouts (it is held in memory).")
 def main(ranks: int, seeds: str, max_layouts: int) -> None:
     """Print each deal's layout graph and strongly connected sets with movable Twos."""
     from scipy.sparse import csr_matrix

@@ -19,7 +19,8 @@ chance: it plays at random, except that a move leaving a gap right of a King not
 dead gap, the way Montana is lost) is 10 times less likely than any other.  The independent
 check figure is the *random* player's chance.  ``8`` is the design deck (the whole graph of a
 32-cell deal takes hundredths of a second); a 52-card deal (``13``) takes seconds and up to
-tens of millions of layouts, and one whose graph outgrows ``ANALYSIS_STATES`` is ``limit``.
+tens of millions of layouts, and one whose graph outgrows ``ANALYSIS_STATES`` is played
+instead (``_played``: estimated chances with intervals).
 Rows are interchangeable in one round (each first column takes any Two), so the symmetries are
 the 24 relabellings of the suits times the 24 orders of the rows; with reshuffles the rows are
 dealt in order, so only the suits.
@@ -100,7 +101,7 @@ def _search(hop_budgets: str, pass_states: int, columns: bool, bound: bool, reac
     return Search(columns=columns, bound=bound, reach=reach, safe=safe,
                       hop_budgets=budgets, pass_states=pass_states)
 #: Layouts the analysis may store: a table of 2**25 slots, at most 1.9 GB for 52 cards (56
-#: bytes a slot), touched only as far as a deal needs (it grows); the largest of 10,000 random
+#: bytes a slot), touched only as far as a deal needs (it grows); the largest of 4,000 random
 #: 8-rank deals needs 1.5M.
 ANALYSIS_STATES = 22_000_000
 #: Weights of the careful and the random player for a move of each class (players.DEAD,
@@ -505,8 +506,8 @@ class Montana(Designable):
                 f"(harder than {harder_than(percentile)} of random winnable "
                 f"{self.format_rules(rules)}-rank deals); a player who moves at random wins "
                 f"{odds(metrics['random_win'], 'no game')}"
-                + (f" (both measured over {metrics['games']:,} games each: this deal's "
-                   f"layouts are too many to count exactly)." if "games" in metrics else "."))
+                + (f" (both measured over {metrics['games']:,} games: this deal has too "
+                   f"many layouts to count exactly)." if "games" in metrics else "."))
 
 
 GAME = Montana()

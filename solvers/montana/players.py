@@ -32,11 +32,11 @@ from numba import njit
 
 from solvers.hashtable import PI, find, used
 from solvers.jit import leaf
-from solvers.montana.api import stamps
+from solvers.montana.api import _table_shape, stamps
 from solvers.montana.bounds import reach_bound
 from solvers.montana.layout import locked, run
 from solvers.montana.moves import MAX_MOVES, gen_moves
-from solvers.montana.table import FIRST_SIZE, HOP_BITS, grow
+from solvers.montana.table import FIRST_SIZE, HOP_BITS, grow, layout_bits
 from solvers.timing import now
 
 DONE, LIMIT = 0, 1
@@ -49,13 +49,13 @@ def _slot(keys, size, stamp_shift, gen, key):
     a direct table (``solvers.hashtable``) laid out as the round's (``solvers.montana.table``):
     the last word's bits from ``stamp_shift`` hold the stamp of the call that stored it."""
     last = key.shape[0] - 1
-    return find(keys, key, size - 1, last, stamp_shift, gen, _layout_bits(stamp_shift), PI)
+    return find(keys, key, size - 1, last, stamp_shift, gen, _below_stamp(stamp_shift), PI)
 
 
 @leaf
-def _layout_bits(stamp_shift):
-    """The bits of a key's last word below its stamp."""
-    return (np.uint64(1) << stamp_shift) - np.uint64(1)
+def _below_stamp(stamp_shift):
+    """The bits of a key's last word that name its layout (no hops are kept here)."""
+    return layout_bits(stamp_shift - np.uint64(HOP_BITS), False)
 
 
 @leaf
@@ -169,7 +169,7 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
             if states >= max_states:
                 return LIMIT, count[0], 0, states, nodes, size
             if 3 * (states + 1) > 2 * size and size < keys.shape[0]:
-                size = grow(keys, size, stamp_shift, gen, _layout_bits(stamp_shift), vals)
+                size = grow(keys, size, stamp_shift, gen, _below_stamp(stamp_shift), vals)
             slot = _slot(keys, size, stamp_shift, gen, key)
             keys[slot, :] = key
             for j in range(players):
@@ -319,15 +319,15 @@ def _scratch(columns: int) -> tuple:
 
 def _table(max_states: int, words: int, shift: int, columns: int) -> tuple:
     """The process's table for ``max_states`` layouts packed as ``api._packing`` says
-    (``words``, ``shift``), reused: each call stamps its layouts (``api.stamps``)."""
-    size = 1 << max(10, (max_states * 3 // 2).bit_length())
+    (``words``, ``shift``), reused: each call stamps its layouts (``api.stamps``).  A fresh
+    one (untouched pages cost nothing) when the shape or packing changes or the stamps run
+    out, so that no row holds a stamp from later."""
+    shape = _table_shape(max_states, words)
     entry = _work.get("table")
-    if entry is None or entry[0].shape != (size, words) or entry[1].shape[1] != columns:
-        entry = [np.zeros((size, words), np.uint64), np.zeros((size, columns), np.float64), 0,
+    if entry is None or entry[0].shape != shape or entry[1].shape[1] != columns or \
+            entry[3] != shift or entry[2] + 1 == stamps(shift):
+        entry = [np.zeros(shape, np.uint64), np.zeros((shape[0], columns), np.float64), 0,
                  shift]
         _work["table"] = entry
     entry[2] += 1
-    if entry[2] == stamps(shift) or entry[3] != shift:   # as api._table: no stamp from later
-        entry[0][:] = 0
-        entry[2], entry[3] = 1, shift
     return entry[0], entry[1], np.uint64(shift + HOP_BITS), entry[2]
