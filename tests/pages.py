@@ -50,25 +50,44 @@ def fresh(page, path: Path, puzzle: str | None = None):
     return reloaded(page)
 
 
-def reloaded(page, tries: int = 8):
-    """``page`` reloaded, returned once the new document's app has drawn its board from the
-    games the old document stored.  A mark left on the old document must be gone, so no
-    assertion reads the old board, nor the new one before its script ran (its #board carries
-    the template's ``data-status``).  Chromium hands a write to its storage asynchronously; if
-    the new document read the storage before the last write arrived, it is reloaded again
-    (a pause between tries, 5.6 s in all: a loaded machine has taken more than 2 s), and a
-    write never arriving fails the test.  (The open puzzle is
-    the URL's, so ``current`` may change.)"""
-    before = saved(page).get("games", {})
-    for k in range(tries):
-        time.sleep(0.2 * k)
+def reloaded(page, patience: float = 30.0):
+    """``page`` reloaded, returned once the new document's app has drawn its board from what
+    the old document stored.  A mark left on the old document must be gone, so no assertion
+    reads the old board, nor the new one before its script ran (its #board carries the
+    template's ``data-status``).  Chromium hands a write to its storage asynchronously, and a
+    new document may read the storage before the old one's last write arrived: then it is
+    reloaded again, with growing pauses, for up to ``patience`` seconds (a loaded machine has
+    taken more than 5 s); a write never arriving fails the test.  Every key is compared, the
+    pack's progress by its games and attempts (the open puzzle is the URL's)."""
+    before = stored_everything(page)
+    deadline = time.monotonic() + patience
+    pause = 0.1
+    while True:
         page.evaluate("window.beforeReload = true")
         page.reload()
         page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
-        if saved(page).get("games", {}) == before:
-            return page
-    assert saved(page).get("games", {}) == before, "the games stored before the reload were lost"
+        if stored_everything(page) == before or time.monotonic() > deadline:
+            break
+        time.sleep(pause)
+        pause = min(2 * pause, 2.0)
+    assert stored_everything(page) == before, "what was stored before the reload was lost"
     return page
+
+
+def stored_everything(page) -> dict:
+    """Every key of the page's storage, the pack's progress parsed to its games and attempts
+    (none stored is none played)."""
+    return page.evaluate("""() => {
+  const all = {};
+  for (let i = 0; i < window.localStorage.length; i++) {
+    const key = window.localStorage.key(i);
+    all[key] = window.localStorage.getItem(key);
+  }
+  const own = "puzzlegen:" + window.puzzlegen.app.pack.key;
+  const progress = JSON.parse(all[own] || "{}");
+  all[own] = { games: progress.games || {}, attempts: progress.attempts || {} };
+  return all;
+}""")
 
 
 #: The progress the page's storage holds for its pack (app.js's ``store``), as a JS expression.

@@ -4,6 +4,7 @@ with SIGKILL in the middle of a load and restarted on the same database: every a
 acknowledged is there."""
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 
@@ -40,7 +41,7 @@ def load(server: Server, tag: str, per_client: int, acked: list, latencies: list
             began = time.perf_counter()
             try:
                 status, _ = post(conn, body)
-            except OSError as exc:
+            except (OSError, http.client.HTTPException) as exc:  # a reply cut by the kill
                 if killed is None or not killed.is_set():
                     failures.append(repr(exc))
                 return
