@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solvers.cards import full_deck
-from solvers.montana import (Rules, Search, api, deal_from_seed, kernel, parse_deal, solve,
-                             solve_round)
+from solvers.montana import (Rules, Search, api, bounds, deal_from_seed, kernel, parse_deal,
+                             solve, solve_round)
 from solvers.montana.layout import open_column, phase_two, z_mask
 from solvers.montana.moves import MAX_MOVES, gen_moves, safe_move
 from solvers.montana.rules import (apply_move, format_deal, legal_moves, locked_count, redeal,
@@ -400,8 +400,10 @@ def reach_reference(board, n, free, movable=True):
 def test_reach_bound_is_its_definition():
     """The kernel's reach bound and its masks equal the fixed point grown naively, on layouts
     met in random play with movable Twos (with no free row and with every row whose first cell
-    holds a Two or a gap free) and with fixed Twos (guards the kernel's faster fixed point)."""
+    holds a Two or a gap free) and with fixed Twos (guards the kernel's faster fixed point);
+    with no free row, ``reach_completes`` says whether it is a whole win."""
     checked = 0
+    whole = {True: 0, False: 0}  # reach_completes's answers
     for seed in range(90):
         n = 5 + seed % 3
         rnd = random.Random(seed)
@@ -415,7 +417,13 @@ def test_reach_bound_is_its_definition():
             assert bound == expected
             assert all(masks[code] == sum(1 << c for c in reach[code]) for code in reach)
             checked += 1
-    assert checked >= 130
+            if not free:
+                completes = bounds.reach_completes(board, api._positions(board), n, movable,
+                                                   np.zeros(4 * n, np.int64),
+                                                   np.zeros(64 + 4 * n, np.int64))
+                assert completes == (expected == 4 * (n - 1))
+                whole[completes] += 1
+    assert checked >= 130 and min(whole.values()) >= 20
 
 
 def test_safe_moves_lose_nothing():

@@ -141,9 +141,9 @@ def _upper_bound(board, pos, n, movable_twos, mobile, free, tmp, gain):
 
 
 @leaf
-def reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain):
-    """An upper bound on the locked cards of every layout reachable from this one, or from any
-    order of its ``free`` rows' first cells, from the cells each card can ever reach.
+def _reach(board, pos, n, movable_twos, free, reach, tmp):
+    """The cells each card can ever reach from this layout, or from any order of its ``free``
+    rows' first cells: the masks of the reach bound (``reach_bound``).
 
     ``reach[card]`` becomes a mask of cells holding every cell the card can ever stand in, and
     ``gaps`` every cell that can ever be a gap (least fixed point): a Two can reach a
@@ -155,8 +155,7 @@ def reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain):
     in the first column for a Two), and the cell it leaves is its first one (a gap only if the
     card can move) or one it entered as a gap.  The free rows' Twos count as standing in any
     of their first cells, and with an open column those cells as gaps, so the bound covers
-    every order.  A row then locks at most up to the first cell its right card cannot reach,
-    with the best assignment of Twos that can reach the rows' first cells.
+    every order.
     """
     one = np.int64(1)
     gaps = np.int64(0)
@@ -201,12 +200,47 @@ def reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain):
                 if grown != reach[code]:
                     reach[code] = grown
                     gaps |= one << pos[code]
+
+
+@leaf
+def reach_bound(board, pos, n, movable_twos, free, reach, tmp, gain):
+    """An upper bound on the locked cards of every layout reachable from this one, or from any
+    order of its ``free`` rows' first cells (``reach[card]``: the cells the card can ever reach,
+    ``_reach``): a row locks at most up to the first cell its right card cannot reach, with the
+    best assignment of Twos that can reach the rows' first cells."""
+    _reach(board, pos, n, movable_twos, free, reach, tmp)
     for row in range(4):
         for suit in range(4):
             two = suit * n + 1
             gain[row, suit] = _reach_run(reach, n, row, two) if (reach[two] >> (row * n)) & 1 \
                 else 0
     return best_assignment(gain, 4, tmp)
+
+
+@leaf
+def reach_completes(board, pos, n, movable_twos, reach, tmp):
+    """Whether the reach bound (``reach_bound``, no free rows) is a whole win, 4 * (n - 1):
+    whether each suit's cards can reach the cells of a row of its own.  Cheaper than the
+    bound: a suit that can complete no row ends it."""
+    _reach(board, pos, n, movable_twos, 0, reach, tmp)
+    rows = tmp[44:48]  # each suit's rows it can complete, as a mask
+    for suit in range(4):
+        two = suit * n + 1
+        rows[suit] = 0
+        for row in range(4):
+            if (reach[two] >> (row * n)) & 1 and _reach_run(reach, n, row, two) == n - 1:
+                rows[suit] |= 1 << row
+        if rows[suit] == 0:
+            return False
+    for a in range(4):  # a row for each suit, no two alike
+        if (rows[0] >> a) & 1:
+            for b in range(4):
+                if b != a and (rows[1] >> b) & 1:
+                    for c in range(4):
+                        if c != a and c != b and (rows[2] >> c) & 1:
+                            if (rows[3] >> (6 - a - b - c)) & 1:
+                                return True
+    return False
 
 
 @leaf

@@ -33,7 +33,7 @@ from numba import njit
 from solvers.hashtable import PI, find, used
 from solvers.jit import leaf
 from solvers.montana.api import _table_shape, stamps
-from solvers.montana.bounds import reach_bound
+from solvers.montana.bounds import reach_completes
 from solvers.montana.layout import locked, run
 from solvers.montana.moves import MAX_MOVES, gen_moves
 from solvers.montana.table import FIRST_SIZE, HOP_BITS, grow, layout_bits
@@ -116,9 +116,9 @@ def _setup(board0, n, word, mul, words, stamp_shift, gen):
 
 
 @leaf
-def _lost(board, pos, n, reach, tmp, gain):
+def _lost(board, pos, n, reach, tmp):
     """Whether the reach bound with fixed Twos shows that no line from the layout wins."""
-    return reach_bound(board, pos, n, False, 0, reach, tmp, gain) < 4 * (n - 1)
+    return not reach_completes(board, pos, n, False, reach, tmp)
 
 
 @leaf
@@ -152,7 +152,6 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
     arr = np.empty(MAX_MOVES, np.int64)
     reach = np.zeros(4 * n, np.int64)
     tmp = np.zeros(64 + 4 * n, np.int64)  # scratch of the bound
-    gain = np.zeros((4, 4), np.int64)
     size = min(FIRST_SIZE, keys.shape[0])  # the table slots this call uses so far
     start = now()
     states = 0
@@ -198,7 +197,7 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
             kid[d, i, :] = vals[slot]
         else:
             won = locked(board, n) == target
-            m = 0 if won or (prune and _lost(board, pos, n, reach, tmp, gain)) else _moves(
+            m = 0 if won or (prune and _lost(board, pos, n, reach, tmp)) else _moves(
                 board, pos, n, gaps, arr, src[d + 1], dst[d + 1], cls[d + 1])
             if m > 0:  # a new layout with moves: search below it
                 if d + 1 == depth:
