@@ -25,8 +25,8 @@ def analyse(board: np.ndarray, n: int, prune: bool) -> tuple[int, int, float, li
     table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
     out = np.zeros(len(_WEIGHTS))
     start = time.perf_counter()
-    status, _, _, states, _, _ = players.evaluate(
-        board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, prune, _WEIGHTS,
+    status, _, _, states, _ = players.evaluate(
+        board, n, word, mul, *table, ANALYSIS_STATES, prune, _WEIGHTS,
         *players._scratch(len(_WEIGHTS)), out)
     return status, states, time.perf_counter() - start, list(out)
 

@@ -225,9 +225,9 @@ def test_the_bound_cuts_layouts_and_not_a_bit_of_the_chances():
         seen = []
         for prune in (False, True):
             out = np.zeros(2)
-            status, first, winning, states, _, _ = players.evaluate(
-                board, n, word, mul, *players._table(cap, words, shift, 2), cap, -1, -1.0,
-                prune, game._WEIGHTS, *players._scratch(2), out)
+            status, first, winning, states, _ = players.evaluate(
+                board, n, word, mul, *players._table(cap, words, shift, 2), cap, prune,
+                game._WEIGHTS, *players._scratch(2), out)
             assert status == players.DONE
             seen.append((list(out), first, winning, states))
         (full, *counts, states), (cut, *cut_counts, cut_states) = seen

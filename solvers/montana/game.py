@@ -454,8 +454,8 @@ class Montana(Designable):
         word, mul, words, shift = api._packing(n)
         table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
         out = np.zeros(len(_WEIGHTS))
-        status, first, winning, layouts, _, size = players.evaluate(
-            board, n, word, mul, *table, ANALYSIS_STATES, -1, -1.0, True, _WEIGHTS,
+        status, first, winning, layouts, size = players.evaluate(
+            board, n, word, mul, *table, ANALYSIS_STATES, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
             return _played(board, n, symmetry, repeat)

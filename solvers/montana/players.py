@@ -37,7 +37,6 @@ from solvers.montana.bounds import reach_completes
 from solvers.montana.layout import locked, run
 from solvers.montana.moves import MAX_MOVES, gen_moves
 from solvers.montana.table import FIRST_SIZE, HOP_BITS, grow, layout_bits
-from solvers.timing import now
 
 DONE, LIMIT = 0, 1
 DEAD, SAFE = 0, 1  # the classes of a move
@@ -134,14 +133,13 @@ def _value(cls, m, kid, weights, j):
 
 
 @njit(cache=True)
-def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, node_cap,
-             second_cap, prune, weights, src, dst, cls, count, nxt, kid, out):
+def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, prune, weights,
+             src, dst, cls, count, nxt, kid, out):
     """Win chances from the deal ``board0`` of the players whose weights of the move classes
     are the rows of ``weights`` (all positive): ``out[j]`` player ``j``'s chance, positive
     exactly when some line wins.  Returns ``(status, first_moves, winning_first_moves, states,
-    nodes, size)``: ``status`` LIMIT when ``max_states`` layouts stored, ``node_cap`` moves made,
-    ``second_cap`` seconds (negative: unlimited) or a line as long as the per-depth scratch
-    arrays (``src`` .. ``kid``) stopped it.  Every layout with moves (with ``prune``: every one
+    size)``: ``status`` LIMIT when ``max_states`` layouts stored or a line as long as the
+    per-depth scratch arrays (``src`` .. ``kid``) stopped it.  Every layout with moves (with ``prune``: every one
     the reach bound does not show lost) is stored in the table (``keys``, stamped ``gen``,
     ``vals`` laid out as ``out``) within its first ``size`` slots."""
     target = 4 * (n - 1)
@@ -153,20 +151,18 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
     reach = np.zeros(4 * n, np.int64)
     tmp = np.zeros(64 + 4 * n, np.int64)  # scratch of the bound
     size = min(FIRST_SIZE, keys.shape[0])  # the table slots this call uses so far
-    start = now()
     states = 0
-    nodes = 0
     out[:] = 0.0
     if locked(board, n) == target:
         out[:] = 1.0
-        return DONE, 0, 0, 0, 0, size
+        return DONE, 0, 0, 0, size
     count[0] = _moves(board, pos, n, gaps, arr, src[0], dst[0], cls[0])
     nxt[0] = 0
     d = 0
     while count[0] > 0:
         if nxt[d] == count[d]:  # every child known: this layout's values
             if states >= max_states:
-                return LIMIT, count[0], 0, states, nodes, size
+                return LIMIT, count[0], 0, states, size
             if 3 * (states + 1) > 2 * size and size < keys.shape[0]:
                 size = grow(keys, size, stamp_shift, gen, _below_stamp(stamp_shift), vals)
             slot = _slot(keys, size, stamp_shift, gen, key)
@@ -179,7 +175,7 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
                 wins = 0
                 for i in range(count[0]):
                     wins += kid[0, i, 0] > 0
-                return DONE, count[0], wins, states, nodes, size
+                return DONE, count[0], wins, states, size
             d -= 1
             i = nxt[d] - 1
             _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
@@ -188,10 +184,6 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
         i = nxt[d]
         nxt[d] += 1
         _move(board, pos, key, word, mul, n, src[d, i], dst[d, i])
-        nodes += 1
-        if (node_cap >= 0 and nodes >= node_cap) or (
-                second_cap >= 0 and nodes % 4096 == 0 and now() - start > second_cap):
-            return LIMIT, count[0], 0, states, nodes, size
         slot = _slot(keys, size, stamp_shift, gen, key)
         if _known(keys, slot, stamp_shift, gen):
             kid[d, i, :] = vals[slot]
@@ -201,14 +193,14 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, nod
                 board, pos, n, gaps, arr, src[d + 1], dst[d + 1], cls[d + 1])
             if m > 0:  # a new layout with moves: search below it
                 if d + 1 == depth:
-                    return LIMIT, count[0], 0, states, nodes, size
+                    return LIMIT, count[0], 0, states, size
                 d += 1
                 count[d] = m
                 nxt[d] = 0
                 continue
             kid[d, i, :] = 1.0 if won else 0.0
         _move(board, pos, key, word, mul, n, dst[d, i], src[d, i])
-    return DONE, 0, 0, states, nodes, size
+    return DONE, 0, 0, states, size
 
 
 @njit(cache=True)
