@@ -1,4 +1,5 @@
 """Montana through the game contract: names, round trips, replay, solve, limits and figures."""
+import math
 import random
 from functools import lru_cache
 
@@ -13,6 +14,7 @@ from solvers.montana.game import Variant
 from solvers.montana.rules import (REDEAL, Move, Rules, check_layout, legal_moves, locked_count,
                                    locked_lengths, parse_move)
 from solvers.result import Limits, Status
+from solvers.stats import wilson_interval
 
 GAME = get("montana")
 EIGHT = GAME.parse_rules("8")
@@ -295,3 +297,37 @@ def test_the_explanation_names_the_highest_card_of_the_rules():
     big = GAME.explain("easy", 40.0, {"careful_win": 0.1, "random_win": 0.05},
                        GAME.parse_rules("13"))
     assert "behind a King (the highest card)" in big
+
+
+def test_the_quick_look_caps_the_analysis_and_an_exact_one_is_not_computed_again(monkeypatch):
+    """``hardness(quick=True)`` analyses at most ``QUICK_STATES`` layouts: within them it is the
+    exact figure, and the full look that follows takes it without a second analysis (unless
+    its own cap is below the layouts analysed); past them it plays ``QUICK_PLAYOUTS`` games,
+    and a deal never won in them gets the least hardness their interval allows."""
+    deal, hopeless = GAME.deal_from_seed(9, EIGHT), GAME.deal_from_seed(7, EIGHT)
+    exact = GAME.figures(deal, EIGHT).metrics
+    hard = GAME.figures(hopeless, EIGHT).metrics["hardness"]  # careful chance 2e-7
+    analyses = []
+    figures = type(GAME)._figures
+
+    def counted(self, *args):
+        analyses.append(args[-2:])
+        return figures(self, *args)
+
+    monkeypatch.setattr(type(GAME), "_figures", counted)
+    game._last_exact.clear()
+    assert GAME.hardness(deal, EIGHT, quick=True) == exact["hardness"]
+    assert GAME.hardness(deal, EIGHT) == exact["hardness"] and len(analyses) == 1
+    monkeypatch.setattr(game, "ANALYSIS_STATES", exact["layouts"] - 1)
+    played = GAME.hardness(deal, EIGHT)
+    assert len(analyses) == 2 and played != exact["hardness"]   # played: another figure
+    monkeypatch.setattr(game, "QUICK_STATES", 1000)
+    game._last_exact.clear()
+    quick = GAME.hardness(deal, EIGHT, quick=True)
+    assert analyses[-1] == (1000, game.QUICK_PLAYOUTS) and quick != exact["hardness"]
+    low, high = GAME._figures(deal, EIGHT, False, 0, 1000,
+                              game.QUICK_PLAYOUTS).metrics["hardness_interval"]
+    assert low < exact["hardness"] < high and low <= quick <= high
+    monkeypatch.setattr(game, "QUICK_STATES", 10)
+    least = -math.log10(wilson_interval(0, game.QUICK_PLAYOUTS)[1])
+    assert GAME.hardness(hopeless, EIGHT, quick=True) == least < hard

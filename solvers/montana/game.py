@@ -112,6 +112,13 @@ _SUIT_ORDERS = list(itertools.permutations(range(4)))
 
 #: Games each player plays from a deal whose graph outgrows the analysis (``_played``).
 PLAYOUTS = 100_000
+#: Annealing's first look (``hardness(quick=True)``): the layouts it analyses (about 2 s on 52
+#: cards), and the games it plays from a deal with more.
+QUICK_STATES, QUICK_PLAYOUTS = 1_000_000, 10_000
+#: The last exact hardness computed, its canonical deal and rules and the layouts analysed:
+#: annealing's full look after a quick one that was exact finds it here instead of analysing
+#: the deal again (any analysis of at least those layouts gives that figure).
+_last_exact: dict = {}
 
 
 def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
@@ -126,26 +133,28 @@ def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
     return line
 
 
-def _played(board: np.ndarray, n: int, symmetry: "_Map", repeat: int) -> Figures:
-    """The figures of a canonical deal whose graph outgrows the analysis, estimated: each
-    player plays ``PLAYOUTS`` games from it (seeded by the deal and ``repeat``), the chances
-    are the shares won with Wilson 95% intervals (``games``), the hardness interval follows
-    the careful player's, and the line is the first game won.  A deal the careful player never
-    wins so is ``limit``: its chance is out of this measure's reach."""
+def _played(board: np.ndarray, n: int, symmetry: "_Map", repeat: int, states: int,
+            games: int) -> Figures:
+    """The figures of a canonical deal whose graph outgrows the analysis (of ``states``
+    layouts), estimated: each player plays ``games`` games from it (seeded by the deal and
+    ``repeat``), the chances are the shares won with Wilson 95% intervals (``games``), the
+    hardness interval follows the careful player's, and the line is the first game won.  A
+    deal the careful player never wins so is ``limit``: its chance is out of this measure's
+    reach."""
     from solvers.montana import players
     wins = np.zeros(len(_WEIGHTS), np.int64)
     src = np.empty(players.MAX_DEPTH, np.int64)
     dst = np.empty_like(src)
     seed = zlib.crc32(board.tobytes() + (f":{repeat}".encode() if repeat else b""))
-    length = players.playouts(board, n, _WEIGHTS, PLAYOUTS, seed, wins, src, dst)
+    length = players.playouts(board, n, _WEIGHTS, games, seed, wins, src, dst)
     if wins[0] == 0:
         raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
-                           f"{ANALYSIS_STATES:,} layouts, and the careful player won none of "
-                           f"{PLAYOUTS:,} games played from it")
-    careful, random_ = (int(w) / PLAYOUTS for w in wins)
-    low, high = wilson_interval(int(wins[0]), PLAYOUTS)
+                           f"{states:,} layouts, and the careful player won none of "
+                           f"{games:,} games played from it")
+    careful, random_ = (int(w) / games for w in wins)
+    low, high = wilson_interval(int(wins[0]), games)
     metrics = {"hardness": max(0.0, -math.log10(careful)), "careful_win": careful,
-               "random_win": random_, "games": PLAYOUTS,
+               "random_win": random_, "games": games,
                "hardness_interval": [max(0.0, -math.log10(high)), -math.log10(low)]}
     return Figures(True, metrics, _line(board, n, symmetry, src[:length], dst[:length]))
 
@@ -421,9 +430,24 @@ class Montana(Designable):
 
     def hardness(self, deal: Sequence[Cell], rules: Variant, quick: bool = False,
                  repeat: int = 0) -> float | None:
-        """``-log10`` of the careful player's chance; ``quick`` gives the same figure, and so
-        does ``repeat`` where it is exact (a played deal's games are drawn afresh)."""
-        return self.figures(deal, rules, solution=False, repeat=repeat).metrics["hardness"]
+        """``-log10`` of the careful player's chance; ``repeat`` gives the same figure where
+        it is exact (a played deal's games are drawn afresh).  ``quick`` analyses at most
+        ``QUICK_STATES`` layouts and plays ``QUICK_PLAYOUTS`` games from a deal with more (a
+        deal the careful player never wins in them: the least hardness their interval allows);
+        a quick figure that is exact is the full one."""
+        states, games = (QUICK_STATES, QUICK_PLAYOUTS) if quick else (ANALYSIS_STATES, PLAYOUTS)
+        key = (self.canonical(deal, rules), rules)
+        if _last_exact.get("key") == key and _last_exact["layouts"] <= states:
+            return _last_exact["hardness"]
+        try:
+            metrics = self._figures(deal, rules, False, repeat, states, games).metrics
+        except LimitReached:
+            if not quick:
+                raise
+            return -math.log10(wilson_interval(0, games)[1])
+        if "layouts" in metrics:
+            _last_exact.update(key=key, hardness=metrics["hardness"], layouts=metrics["layouts"])
+        return metrics["hardness"]
 
     def check_graded(self, rules: Variant) -> None:
         name = self.format_rules(rules)
@@ -438,13 +462,17 @@ class Montana(Designable):
 
     def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True,
                 repeat: int = 0) -> Figures:
+        return self._figures(deal, rules, solution, repeat, ANALYSIS_STATES, PLAYOUTS)
+
+    def _figures(self, deal: Sequence[Cell], rules: Variant, solution: bool, repeat: int,
+                 states: int, games: int) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
         and winning first moves, the layouts of the round analysed (``layouts``, see
         :mod:`players`), and a winning line: at each step the winning move after which the
-        careful player wins most often.  A deal whose graph outgrows ``ANALYSIS_STATES``
-        layouts is played instead (``_played``; ``repeat`` > 0 plays other games).  Computed on
-        the canonical deal, so every symmetric copy has the same."""
+        careful player wins most often.  A deal whose graph outgrows ``states`` layouts is
+        played instead, ``games`` games a player (``_played``; ``repeat`` > 0 plays other
+        games).  Computed on the canonical deal, so every symmetric copy has the same."""
         from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
@@ -455,10 +483,10 @@ class Montana(Designable):
         table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
         out = np.zeros(len(_WEIGHTS))
         status, first, winning, layouts, size = players.evaluate(
-            board, n, word, mul, *table, ANALYSIS_STATES, True, _WEIGHTS,
+            board, n, word, mul, *table, states, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
-            return _played(board, n, symmetry, repeat)
+            return _played(board, n, symmetry, repeat, states, games)
         won = bool(out[0] > 0)
         careful, random_ = (Chance.exactly(float(win)) for win in out)
         metrics = {"hardness": max(0.0, -careful.log10) if won else None,
