@@ -462,6 +462,8 @@ class Montana(Designable):
 
     def figures(self, deal: Sequence[Cell], rules: Variant, solution: bool = True,
                 repeat: int = 0) -> Figures:
+        """The figures of ``_figures`` from an analysis of at most ``ANALYSIS_STATES``
+        layouts, ``PLAYOUTS`` games a player past it."""
         return self._figures(deal, rules, solution, repeat, ANALYSIS_STATES, PLAYOUTS)
 
     def _figures(self, deal: Sequence[Cell], rules: Variant, solution: bool, repeat: int,
