@@ -1,15 +1,20 @@
 """The players' exact analysis of one Montana round (the grade's figures) with and without the
-reach bound, in one run: layouts stored and seconds a deal, as ratios.  Results:
-``benchmarks/montana.md``.
+reach bound, in one run: layouts stored and seconds a deal, as ratios; or, with ``--rev``, the
+grade's figures against those of an earlier git revision (``solvers/montana`` copied as in
+``montana_vs_revision.py``), deal by deal in turn.  Results: ``benchmarks/montana.md``.
 
   python benchmarks/montana_players.py --rules 8 --deals 200
   python benchmarks/montana_players.py --rules 13 --deals 20
+  python benchmarks/montana_players.py --rules 13 --deals 8 --rev eff9371
 """
 from __future__ import annotations
 
+import importlib
 import json
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import click
 import numpy as np
@@ -17,6 +22,7 @@ import numpy as np
 from puzzlegen import clitools
 from solvers.montana import api, players
 from solvers.montana.game import ANALYSIS_STATES, GAME, _WEIGHTS
+from montana_vs_revision import load_revision
 
 
 def analyse(board: np.ndarray, n: int, prune: bool) -> tuple[int, int, float, list[float]]:
@@ -38,11 +44,16 @@ def analyse(board: np.ndarray, n: int, prune: bool) -> tuple[int, int, float, li
               help="Deals to analyse both ways.")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True,
               help="The deals of seeds S, S + 1, ...")
-def main(rules_text: str, deals: int, seed: int) -> None:
+@click.option("--rev", default=None,
+              help="Compare the grade's figures with those of this git revision instead.")
+def main(rules_text: str, deals: int, seed: int, rev: str | None) -> None:
     """Time the analysis with the bound and without it on the same deals (alternating which
-    goes first); print JSON with the medians and the ratios of the totals."""
+    goes first), or the figures against ``--rev``; print JSON with the medians and the ratios
+    of the totals."""
     rules = GAME.parse_rules(rules_text)
     GAME.check_graded(rules)
+    if rev is not None:
+        return against_revision(rules, deals, seed, rev)
     n = rules.ranks
     analyse(api._encode(GAME.deal_from_seed(seed, rules), n), n, True)  # compile
     rows = []
@@ -68,6 +79,32 @@ def main(rules_text: str, deals: int, seed: int) -> None:
         "median_seconds_all": round(statistics.median(r["seconds_all"] for r in done), 4),
         "layouts_ratio": round(total("layouts_all") / total("layouts"), 3),
         "seconds_ratio": round(total("seconds_all") / total("seconds"), 3)}, indent=1))
+
+
+def against_revision(rules, deals: int, seed: int, rev: str) -> None:
+    """The grade's figures (no line) of each deal by ``rev``'s code and the current code in
+    turn (alternating which goes first); they must agree.  Prints the medians and the ratio of
+    the totals (``rev`` over current)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        load_revision(rev, Path(tmp))
+        games = {"rev": importlib.import_module("montana_at_rev.game").GAME, "current": GAME}
+        first = GAME.deal_from_seed(seed, rules)
+        for game in games.values():
+            game.figures(first, rules, solution=False)  # compile
+        seconds = {name: [] for name in games}
+        for s in range(seed, seed + deals):
+            deal = GAME.deal_from_seed(s, rules)
+            metrics = {}
+            for name in (("rev", "current") if s % 2 else ("current", "rev")):
+                start = time.perf_counter()
+                metrics[name] = games[name].figures(deal, rules, solution=False).metrics
+                seconds[name].append(time.perf_counter() - start)
+            assert metrics["rev"] == metrics["current"], f"seed {s}: the figures differ"
+    print(json.dumps({
+        "rules": GAME.format_rules(rules), "deals": deals, "rev": rev,
+        **{f"median_seconds_{name}": round(statistics.median(t), 4)
+           for name, t in seconds.items()},
+        "seconds_ratio": round(sum(seconds["rev"]) / sum(seconds["current"]), 3)}, indent=1))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 import solvers.montana as current
+from solvers.errors import BadInput
 from solvers.result import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,12 @@ def parse_budgets(text: str) -> tuple[int, ...]:
 
 
 def load_revision(rev: str, where: Path):
-    """``solvers/montana`` as of ``rev``, imported as the package ``montana_at_rev``."""
+    """``solvers/montana`` as of ``rev``, imported as the package ``montana_at_rev``;
+    :class:`BadInput` when ``rev`` names no commit of this repository."""
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           cwd=ROOT, capture_output=True, text=True)
+    if known.returncode != 0:
+        raise BadInput(f"--rev {rev!r} names no commit of this repository")
     package = where / "montana_at_rev"
     package.mkdir()
     listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "solvers/montana/"], cwd=ROOT,
@@ -72,7 +78,10 @@ def main() -> None:
     search = current.Search(columns=not args.no_columns, bound=not args.no_bound,
                             hop_budgets=args.hop_budgets, pass_states=args.pass_states)
     with tempfile.TemporaryDirectory() as tmp:
-        versions = {args.rev: load_revision(args.rev, Path(tmp)), "current": current}
+        try:
+            versions = {args.rev: load_revision(args.rev, Path(tmp)), "current": current}
+        except BadInput as exc:
+            ap.error(str(exc))
         for m in versions.values():
             m.solve_round(m.deal_from_seed(0, 3), rules=m.Rules(3))  # compile/load first
         times = {name: [] for name in versions}

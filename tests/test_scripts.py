@@ -65,6 +65,24 @@ def test_montana_players_times_the_bound_on_the_same_deals_and_refuses_other_rul
     assert proc.returncode == 2 and proc.stderr.startswith("error:"), proc.stderr
 
 
+def test_montana_players_against_a_revision_checks_the_figures_agree():
+    """``--rev``: the grade's figures by a revision's copy of the code and by this one, deal by
+    deal (equal, or the script fails); a name that is no commit is refused in one line.  (A
+    checkout without its git history has no revision to compare with.)"""
+    script = str(ROOT / "benchmarks/montana_players.py")
+    proc = subprocess.run([sys.executable, script, "--rev", "no-such-revision"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: --rev"), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip("not a git checkout")
+    proc = subprocess.run([sys.executable, script, "--rules", "6", "--deals", "3", "--rev",
+                           "HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["deals"] == 3 and figures["seconds_ratio"] > 0
+
+
 def test_montana_cycles_finds_layouts_that_recur_with_movable_twos():
     proc = subprocess.run([sys.executable, str(ROOT / "examples/montana_cycles.py"), "--ranks",
                            "4", "--seeds", "1..4", "--max-layouts", "100000"], cwd=ROOT,

@@ -137,10 +137,10 @@ def _played(board: np.ndarray, n: int, symmetry: "_Map", repeat: int, states: in
             games: int) -> Figures:
     """The figures of a canonical deal whose graph outgrows the analysis (of ``states``
     layouts), estimated: each player plays ``games`` games from it (seeded by the deal and
-    ``repeat``), the chances are the shares won with Wilson 95% intervals (``games``), the
-    hardness interval follows the careful player's, and the line is the first game won.  A
-    deal the careful player never wins so is ``limit``: its chance is out of this measure's
-    reach."""
+    ``repeat``), the chances are the shares won with Wilson 95% intervals (the metric
+    ``games`` says how many), the hardness interval follows the careful player's, and the line
+    is the first game won.  A deal the careful player never wins so is ``limit``: its chance is
+    out of this measure's reach."""
     from solvers.montana import players
     wins = np.zeros(len(_WEIGHTS), np.int64)
     src = np.empty(players.MAX_DEPTH, np.int64)

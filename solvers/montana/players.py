@@ -139,9 +139,9 @@ def evaluate(board0, n, word, mul, keys, vals, stamp_shift, gen, max_states, pru
     are the rows of ``weights`` (all positive): ``out[j]`` player ``j``'s chance, positive
     exactly when some line wins.  Returns ``(status, first_moves, winning_first_moves, states,
     size)``: ``status`` LIMIT when ``max_states`` layouts stored or a line as long as the
-    per-depth scratch arrays (``src`` .. ``kid``) stopped it.  Every layout with moves (with ``prune``: every one
-    the reach bound does not show lost) is stored in the table (``keys``, stamped ``gen``,
-    ``vals`` laid out as ``out``) within its first ``size`` slots."""
+    per-depth scratch arrays (``src`` .. ``kid``) stopped it.  Every layout with moves (with
+    ``prune``: every one the reach bound does not show lost) is stored in the table (``keys``,
+    stamped ``gen``, ``vals`` laid out as ``out``) within its first ``size`` slots."""
     target = 4 * (n - 1)
     depth = src.shape[0] - 1
     players = weights.shape[0]
