@@ -302,8 +302,9 @@ def test_the_explanation_names_the_highest_card_of_the_rules():
 def test_the_quick_look_caps_the_analysis_and_an_exact_one_is_not_computed_again(monkeypatch):
     """``hardness(quick=True)`` analyses at most ``QUICK_STATES`` layouts: within them it is the
     exact figure, and the full look that follows takes it without a second analysis (unless
-    its own cap is below the layouts analysed); past them it plays ``QUICK_PLAYOUTS`` games,
-    and a deal never won in them gets the least hardness their interval allows."""
+    its own cap is below the layouts analysed); past them the careful player alone plays
+    ``QUICK_PLAYOUTS`` games (the same games as beside the random player), and a deal never won
+    in them gets the least hardness their interval allows."""
     deal, hopeless = GAME.deal_from_seed(9, EIGHT), GAME.deal_from_seed(7, EIGHT)
     exact = GAME.figures(deal, EIGHT).metrics
     hard = GAME.figures(hopeless, EIGHT).metrics["hardness"]  # careful chance 2e-7
@@ -311,10 +312,11 @@ def test_the_quick_look_caps_the_analysis_and_an_exact_one_is_not_computed_again
     figures = type(GAME)._figures
 
     def counted(self, *args):
-        analyses.append(args[-2:])
+        analyses.append(args[4:])
         return figures(self, *args)
 
     monkeypatch.setattr(type(GAME), "_figures", counted)
+    monkeypatch.setattr(game, "QUICK_STATES", exact["layouts"])   # just enough
     game._last_exact.clear()
     assert GAME.hardness(deal, EIGHT, quick=True) == exact["hardness"]
     assert GAME.hardness(deal, EIGHT) == exact["hardness"] and len(analyses) == 1
@@ -324,10 +326,11 @@ def test_the_quick_look_caps_the_analysis_and_an_exact_one_is_not_computed_again
     monkeypatch.setattr(game, "QUICK_STATES", 1000)
     game._last_exact.clear()
     quick = GAME.hardness(deal, EIGHT, quick=True)
-    assert analyses[-1] == (1000, game.QUICK_PLAYOUTS) and quick != exact["hardness"]
-    low, high = GAME._figures(deal, EIGHT, False, 0, 1000,
-                              game.QUICK_PLAYOUTS).metrics["hardness_interval"]
-    assert low < exact["hardness"] < high and low <= quick <= high
+    assert analyses[-1][:2] == (1000, game.QUICK_PLAYOUTS) and len(analyses[-1][2]) == 1
+    both = GAME._figures(deal, EIGHT, False, 0, 1000, game.QUICK_PLAYOUTS, game._WEIGHTS).metrics
+    low, high = both["hardness_interval"]
+    assert quick == both["hardness"] != exact["hardness"] and "random_win" in both
+    assert low < exact["hardness"] < high
     monkeypatch.setattr(game, "QUICK_STATES", 10)
     least = -math.log10(wilson_interval(0, game.QUICK_PLAYOUTS)[1])
     assert GAME.hardness(hopeless, EIGHT, quick=True) == least < hard

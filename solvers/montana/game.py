@@ -112,9 +112,9 @@ _SUIT_ORDERS = list(itertools.permutations(range(4)))
 
 #: Games each player plays from a deal whose graph outgrows the analysis (``_played``).
 PLAYOUTS = 100_000
-#: Annealing's first look (``hardness(quick=True)``): the layouts it analyses (about 2 s on 52
-#: cards), and the games it plays from a deal with more.
-QUICK_STATES, QUICK_PLAYOUTS = 1_000_000, 10_000
+#: Annealing's first look (``hardness(quick=True)``): the layouts it analyses (about half a
+#: second on 52 cards), and the games the careful player plays from a deal with more.
+QUICK_STATES, QUICK_PLAYOUTS = 250_000, 10_000
 #: The last exact hardness computed, its canonical deal and rules and the layouts analysed:
 #: annealing's full look after a quick one that was exact finds it here instead of analysing
 #: the deal again (any analysis of at least those layouts gives that figure).
@@ -134,27 +134,28 @@ def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
 
 
 def _played(board: np.ndarray, n: int, symmetry: "_Map", repeat: int, states: int,
-            games: int) -> Figures:
+            games: int, weights: np.ndarray) -> Figures:
     """The figures of a canonical deal whose graph outgrows the analysis (of ``states``
-    layouts), estimated: each player plays ``games`` games from it (seeded by the deal and
-    ``repeat``), the chances are the shares won with Wilson 95% intervals (the metric
-    ``games`` says how many), the hardness interval follows the careful player's, and the line
-    is the first game won.  A deal the careful player never wins so is ``limit``: its chance is
-    out of this measure's reach."""
+    layouts), estimated: each player of ``weights`` (rows of ``_WEIGHTS``: the careful one, and
+    the random one if there) plays ``games`` games from it (seeded by the deal and ``repeat``,
+    the careful player's the same games either way), the chances are the shares won with
+    Wilson 95% intervals (the metric ``games`` says how many), the hardness interval follows
+    the careful player's, and the line is the first game won.  A deal the careful player never
+    wins so is ``limit``: its chance is out of this measure's reach."""
     from solvers.montana import players
-    wins = np.zeros(len(_WEIGHTS), np.int64)
+    wins = np.zeros(len(weights), np.int64)
     src = np.empty(players.MAX_DEPTH, np.int64)
     dst = np.empty_like(src)
     seed = zlib.crc32(board.tobytes() + (f":{repeat}".encode() if repeat else b""))
-    length = players.playouts(board, n, _WEIGHTS, games, seed, wins, src, dst)
+    length = players.playouts(board, n, weights, games, seed, wins, src, dst)
     if wins[0] == 0:
         raise LimitReached(f"the analysis of a Montana deal stopped at its limit of "
                            f"{states:,} layouts, and the careful player won none of "
                            f"{games:,} games played from it")
-    careful, random_ = (int(w) / games for w in wins)
+    chances = dict(zip(("careful_win", "random_win"), (int(w) / games for w in wins)))
     low, high = wilson_interval(int(wins[0]), games)
-    metrics = {"hardness": max(0.0, -math.log10(careful)), "careful_win": careful,
-               "random_win": random_, "games": games,
+    metrics = {"hardness": max(0.0, -math.log10(chances["careful_win"])), **chances,
+               "games": games,
                "hardness_interval": [max(0.0, -math.log10(high)), -math.log10(low)]}
     return Figures(True, metrics, _line(board, n, symmetry, src[:length], dst[:length]))
 
@@ -432,15 +433,16 @@ class Montana(Designable):
                  repeat: int = 0) -> float | None:
         """``-log10`` of the careful player's chance; ``repeat`` gives the same figure where
         it is exact (a played deal's games are drawn afresh).  ``quick`` analyses at most
-        ``QUICK_STATES`` layouts and plays ``QUICK_PLAYOUTS`` games from a deal with more (a
-        deal the careful player never wins in them: the least hardness their interval allows);
-        a quick figure that is exact is the full one."""
+        ``QUICK_STATES`` layouts, and the careful player alone plays ``QUICK_PLAYOUTS`` games
+        from a deal with more (a deal it never wins in them: the least hardness their interval
+        allows); a quick figure that is exact is the full one."""
         states, games = (QUICK_STATES, QUICK_PLAYOUTS) if quick else (ANALYSIS_STATES, PLAYOUTS)
         key = (self.canonical(deal, rules), rules)
         if _last_exact.get("key") == key and _last_exact["layouts"] <= states:
             return _last_exact["hardness"]
         try:
-            metrics = self._figures(deal, rules, False, repeat, states, games).metrics
+            metrics = self._figures(deal, rules, False, repeat, states, games,
+                                    _WEIGHTS[:1] if quick else _WEIGHTS).metrics
         except LimitReached:
             if not quick:
                 raise
@@ -464,17 +466,18 @@ class Montana(Designable):
                 repeat: int = 0) -> Figures:
         """The figures of ``_figures`` from an analysis of at most ``ANALYSIS_STATES``
         layouts, ``PLAYOUTS`` games a player past it."""
-        return self._figures(deal, rules, solution, repeat, ANALYSIS_STATES, PLAYOUTS)
+        return self._figures(deal, rules, solution, repeat, ANALYSIS_STATES, PLAYOUTS, _WEIGHTS)
 
     def _figures(self, deal: Sequence[Cell], rules: Variant, solution: bool, repeat: int,
-                 states: int, games: int) -> Figures:
+                 states: int, games: int, played: np.ndarray) -> Figures:
         """Exact chances of the careful and the random player (``careful_win``,
         ``random_win``), ``hardness`` = ``-log10 careful_win`` (None if no line wins), the legal
         and winning first moves, the layouts of the round analysed (``layouts``, see
         :mod:`players`), and a winning line: at each step the winning move after which the
         careful player wins most often.  A deal whose graph outgrows ``states`` layouts is
-        played instead, ``games`` games a player (``_played``; ``repeat`` > 0 plays other
-        games).  Computed on the canonical deal, so every symmetric copy has the same."""
+        played instead by the players of ``played``, ``games`` games each (``_played``;
+        ``repeat`` > 0 plays other games).  Computed on the canonical deal, so every symmetric
+        copy has the same."""
         from solvers.montana import api, players
         self.check_graded(rules)
         check_layout(deal, rules.rules)
@@ -488,7 +491,7 @@ class Montana(Designable):
             board, n, word, mul, *table, states, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
-            return _played(board, n, symmetry, repeat, states, games)
+            return _played(board, n, symmetry, repeat, states, games, played)
         won = bool(out[0] > 0)
         careful, random_ = (Chance.exactly(float(win)) for win in out)
         metrics = {"hardness": max(0.0, -careful.log10) if won else None,
