@@ -334,3 +334,28 @@ def test_the_quick_look_caps_the_analysis_and_an_exact_one_is_not_computed_again
     monkeypatch.setattr(game, "QUICK_STATES", 10)
     least = -math.log10(wilson_interval(0, game.QUICK_PLAYOUTS)[1])
     assert GAME.hardness(hopeless, EIGHT, quick=True) == least < hard
+
+
+def test_a_deal_that_outgrew_the_analysis_is_played_without_analysing_it_again(monkeypatch):
+    """Once a deal's analysis stops at its cap, a look with that cap or a lower one (the
+    grade's confirming repeats) plays the deal at once: one analysis, the same figures as a
+    fresh process's; a higher cap analyses again."""
+    from solvers.montana import players
+    deal = GAME.deal_from_seed(9, EIGHT)
+    evaluate, analyses = players.evaluate, []
+    monkeypatch.setattr(players, "evaluate", lambda *args: analyses.append(1) or evaluate(*args))
+    monkeypatch.setattr(game, "ANALYSIS_STATES", 2000)
+    monkeypatch.setattr(game, "QUICK_STATES", 1000)
+    game._outgrown.clear()
+    game._last_exact.clear()
+    first = GAME.figures(deal, EIGHT)
+    assert "games" in first.metrics and len(analyses) == 1
+    again, quick = GAME.figures(deal, EIGHT), GAME.hardness(deal, EIGHT, quick=True)
+    repeat = GAME.hardness(deal, EIGHT, repeat=1)
+    assert again == first and len(analyses) == 1 and repeat != first.metrics["hardness"]
+    game._outgrown.clear()
+    assert GAME.hardness(deal, EIGHT, quick=True) == quick and len(analyses) == 2
+    assert GAME.hardness(deal, EIGHT, repeat=1) == repeat and len(analyses) == 3
+    monkeypatch.setattr(game, "ANALYSIS_STATES", 4000)
+    GAME.figures(deal, EIGHT)
+    assert len(analyses) == 4

@@ -119,6 +119,10 @@ QUICK_STATES, QUICK_PLAYOUTS = 250_000, 10_000
 #: annealing's full look after a quick one that was exact finds it here instead of analysing
 #: the deal again (any analysis of at least those layouts gives that figure).
 _last_exact: dict = {}
+#: The last canonical deal and rules whose analysis stopped at its cap, and that cap: a look
+#: with that cap or a lower one (which would stop too) plays the deal without analysing it
+#: again (a grade's confirming repeats, a grade after annealing's full look).
+_outgrown: dict = {}
 
 
 def _line(board: np.ndarray, n: int, symmetry: "_Map", src, dst) -> list[Move]:
@@ -484,6 +488,9 @@ class Montana(Designable):
         n = rules.ranks
         symmetry = _canonical_map(deal, rules)
         board = api._encode(symmetry.deal(deal, n), n)
+        key = (board.tobytes(), rules)
+        if _outgrown.get("key") == key and states <= _outgrown["states"]:
+            return _played(board, n, symmetry, repeat, states, games, played)
         word, mul, words, shift = api._packing(n)
         table = players._table(ANALYSIS_STATES, words, shift, len(_WEIGHTS))
         out = np.zeros(len(_WEIGHTS))
@@ -491,6 +498,7 @@ class Montana(Designable):
             board, n, word, mul, *table, states, True, _WEIGHTS,
             *players._scratch(len(_WEIGHTS)), out)
         if status == players.LIMIT:
+            _outgrown.update(key=key, states=states)
             return _played(board, n, symmetry, repeat, states, games, played)
         won = bool(out[0] > 0)
         careful, random_ = (Chance.exactly(float(win)) for win in out)
