@@ -13,6 +13,7 @@ from puzzlegen.cli import cli
 from puzzlegen.grading import LEVELS, grade
 from puzzlegen.separation import separation
 from solvers import game as games
+from solvers.errors import BadInput
 from solvers.stacksquared import Deal
 from solvers.stacksquared.game import GAME, Grid
 
@@ -211,15 +212,43 @@ def test_shipped_pack_is_valid(path):
         assert len(pack["puzzles"]) >= 25
 
 
-@pytest.mark.parametrize("game", sorted({packs.load(p)["game"] for p in SHIPPED}))
-def test_shipped_levels_separate_on_the_check_figure(game):
-    """Across a game's shipped packs, a puzzle of each level is easier on the game's check
-    figure (which no level is built on) than one of the next level, significantly: the share of
-    such pairs is above one half by 1.645 standard errors of the Mann-Whitney statistic (one-sided
-    5%, no ties assumed)."""
-    found = separation([p for p in SHIPPED if packs.load(p)["game"] == game])
+def by_rules() -> dict[tuple[str, str], list[Path]]:
+    """The shipped packs grouped by game and rules."""
+    groups: dict = {}
+    for path in SHIPPED:
+        pack = packs.load(path)
+        game = games.get(pack["game"])
+        for rules in {game.format_rules(game.entry_rules(e)) for e in pack["puzzles"]}:
+            groups.setdefault((game.name, rules), []).append(path)
+    return groups
+
+
+#: The games and rules whose shipped packs hold several levels.
+LEVELLED = sorted(key for key, paths in by_rules().items()
+                  if len({e["level"] for p in paths for e in packs.load(p)["puzzles"]}) > 1)
+
+
+def test_every_game_ships_a_pack_of_several_levels():
+    assert {game for game, _ in LEVELLED} == set(games.designable())
+
+
+@pytest.mark.parametrize("game, rules", LEVELLED)
+def test_shipped_levels_separate_on_the_check_figure(game, rules):
+    """Across a game's shipped packs of one rules, a puzzle of each level is easier on the game's
+    check figure (which no level is built on) than one of the next level, significantly: the
+    share of such pairs is above one half by 1.645 standard errors of the Mann-Whitney statistic
+    (one-sided 5%, no ties assumed)."""
+    found = separation(by_rules()[game, rules])
     levels = found["levels"]
     assert len(levels) >= 3
     for pair, share in found["easier_is_easier"].items():
         n, m = (levels[name]["puzzles"] for name in pair.split("<"))
         assert (share - 0.5) / math.sqrt((n + m + 1) / (12 * n * m)) >= 1.645, (pair, share)
+
+
+def test_separation_takes_the_packs_of_one_rules():
+    """Levels rank deals among deals of their own rules: packs of two grids are refused."""
+    paths = [p for p in SHIPPED if p.name in ("stacksquared-4x4-easy.json",
+                                               "stacksquared-3x4-hard.json")]
+    with pytest.raises(BadInput, match="give the packs of one rules, not"):
+        separation(paths)
