@@ -196,12 +196,28 @@ def test_shipped_packs_exist():
     assert {packs.load(p)["game"] for p in SHIPPED} == set(games.designable())
 
 
+#: A Montana puzzle whose grade analysed more layouts than this, or was played past the
+#: analysis, is re-graded by ``pack validate`` but not here: two easy 52-card puzzles (19M
+#: layouts, and one played) take about a minute each, the other 38 of that pack 40 s in all.
+REGRADE_LAYOUTS = 5_000_000
+
+
+def costly(game: str, entry: dict) -> bool:
+    metrics = entry["metrics"]
+    return game == "montana" and ("games" in metrics
+                                  or metrics.get("layouts", 0) > REGRADE_LAYOUTS)
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_shipped_pack_is_valid(path):
     """What ``puzzlegen pack validate`` checks, for every shipped puzzle: schema, duplicates up
-    to symmetry, the stored solution replayed, and an exact re-grade equal to the stored one."""
+    to symmetry, the stored solution replayed, and an exact re-grade equal to the stored one
+    (all but the ``costly`` ones, which are still parsed and replayed)."""
     pack = packs.load(path)
-    assert packs.validate(pack) == []
+    cheap = [entry for entry in pack["puzzles"] if not costly(pack["game"], entry)]
+    assert len(cheap) >= 0.9 * len(pack["puzzles"])
+    assert packs.validate(pack, sample=0) == []
+    assert packs.validate(dict(pack, puzzles=cheap)) == []
     levels = {p["level"] for p in pack["puzzles"]}
     if pack["game"] == "stacksquared":  # one pack a level
         assert levels == {path.stem.split("-")[-1]}
