@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -45,33 +47,106 @@ def fresh(page, path: Path, puzzle: str | None = None):
     """The page at ``path`` opened with no saved progress, at ``puzzle`` if given (its window's
     storage cleared: a test may open puzzles fresh in turn)."""
     page.goto(path.as_uri())
+    connected(page)
     page.evaluate("window.localStorage.clear()")
+    arrived(page)  # else the next document's writes may reach the browser before the clear
     page.goto(path.as_uri() + (f"#{puzzle}" if puzzle else ""))
+    connected(page)
     return reloaded(page)
 
 
 def reloaded(page, patience: float = 30.0):
     """``page`` reloaded, returned once the new document's app has drawn its board from what
-    the old document stored.  A mark left on the old document must be gone, so no assertion
-    reads the old board, nor the new one before its script ran (its #board carries the
-    template's ``data-status``).  Chromium hands a write to its storage asynchronously, and a
-    new document may read the storage before the old one's last write arrived: then it is
-    reloaded again, with growing pauses, for up to ``patience`` seconds (a loaded machine has
-    taken more than 5 s); a write never arriving fails the test.  Every key is compared, the
-    pack's progress by its games and attempts (the open puzzle is the URL's)."""
+    the old document stored.  Chromium hands a document's writes to the window's storage
+    asynchronously, so the reload waits until another tab of the window reads every key the
+    page holds (``arrived``): what the browser holds then, the new document must read.  A mark
+    left on the old document must be gone, so no assertion reads the old board, nor the new one
+    before its script ran (its #board carries the template's ``data-status``).  Every key is
+    compared, the pack's progress by its games and attempts (the open puzzle is the URL's)."""
     before = stored_everything(page)
-    deadline = time.monotonic() + patience
-    pause = 0.1
-    while True:
-        page.evaluate("window.beforeReload = true")
-        page.reload()
-        page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
-        if stored_everything(page) == before or time.monotonic() > deadline:
-            break
-        time.sleep(pause)
-        pause = min(2 * pause, 2.0)
+    arrived(page, patience)
+    reload(page)
+    connected(page)
     assert stored_everything(page) == before, "what was stored before the reload was lost"
     return page
+
+
+def reload(page) -> None:
+    """``page`` reloaded, returned once the new document's app has started."""
+    page.evaluate("window.beforeReload = true")
+    page.reload()
+    page.wait_for_function("() => !window.beforeReload && !!(window.puzzlegen || {}).app")
+
+
+#: The key ``connected`` writes and removes.
+PROBE = "puzzlegen-test-probe"
+
+
+def connected(page, patience: float = 5.0, tries: int = 5) -> None:
+    """Make sure ``page``'s document reaches the window's storage: a key it writes must reach the
+    other tab (``watching``).  Under load Chromium has opened a document whose writes never
+    left it (another tab never saw them, the document's own reload did); such a document is
+    reloaded, up to ``tries`` times.  The key is removed, and its removal seen, before the
+    return."""
+    watcher = watching(page)
+    for _ in range(tries):
+        token = str(time.monotonic_ns())
+        page.evaluate("([key, token]) => window.localStorage.setItem(key, token)", [PROBE, token])
+        seen = until(lambda: every_key(watcher).get(PROBE) == token, patience)
+        page.evaluate("(key) => window.localStorage.removeItem(key)", PROBE)
+        if seen:
+            assert until(lambda: PROBE not in every_key(watcher), 30.0), "a removal never arrived"
+            return
+        reload(page)
+    raise AssertionError(f"the page's storage never reached the browser in {tries} documents")
+
+
+def until(condition, patience: float) -> bool:
+    """Whether ``condition()`` came true within ``patience`` seconds (polled)."""
+    deadline = time.monotonic() + patience
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def arrived(page, patience: float = 30.0):
+    """Wait until another tab of ``page``'s window reads every key ``page``'s storage holds;
+    fails after ``patience`` seconds (a loaded machine has taken more than 5 s)."""
+    expected = every_key(page)
+    assert until(lambda: every_key(watching(page)) == expected, patience), \
+        ("a storage write never reached the browser", expected, every_key(watching(page)))
+
+
+def watching(page):
+    """The window's tab on a blank page of ``page``'s origin (a file beside the page's), opened
+    once and left open with the window: it runs no app, so it writes nothing."""
+    context = page.context
+    watcher = getattr(context, "puzzlegen_watcher", None)
+    if watcher is None:
+        url = urllib.parse.urlsplit(page.url)
+        assert url.scheme == "file", "the page tests open pages from files"
+        blank = beside(Path(urllib.request.url2pathname(url.path)))
+        if not blank.exists():
+            blank.write_text("<!doctype html><title>blank</title>\n")
+        watcher = context.new_page()
+        watcher.goto(blank.as_uri())
+        context.puzzlegen_watcher = watcher
+        page.bring_to_front()
+    return watcher
+
+
+def beside(path: Path) -> Path:
+    """The blank page ``arrived`` opens beside the page file ``path``."""
+    return path.with_name("blank.html")
+
+
+def every_key(page) -> dict:
+    """Every key of the page's storage with its text."""
+    return page.evaluate("""() => Object.fromEntries(Array.from(
+  { length: window.localStorage.length }, (_, i) => window.localStorage.key(i))
+  .map((key) => [key, window.localStorage.getItem(key)]))""")
 
 
 def stored_everything(page) -> dict:

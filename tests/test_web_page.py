@@ -189,8 +189,10 @@ def test_two_tabs_of_a_pack_keep_each_others_progress(pages, browser_page, brows
     page = fresh(browser_page, path, solved["id"])
     second = browser_context.new_page()
     second.goto(path.as_uri() + f"#{solved['id']}")
+    page.bring_to_front()  # a tab out of view is slow to take clicks (its frames are throttled)
     solve_by_clicks(page, solved)
     assert status(page) == "solved"
+    second.bring_to_front()
     second.wait_for_function("""(id) => document.querySelector(
         `[data-select-puzzle="${id}"] .mark`).textContent === '\u2713'""", arg=solved["id"])
     second.click(f'[data-select-puzzle="{other["id"]}"]')
