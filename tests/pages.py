@@ -150,19 +150,14 @@ def every_key(page) -> dict:
 
 
 def stored_everything(page) -> dict:
-    """Every key of the page's storage, the pack's progress parsed to its games and attempts
-    (none stored is none played)."""
-    return page.evaluate("""() => {
-  const all = {};
-  for (let i = 0; i < window.localStorage.length; i++) {
-    const key = window.localStorage.key(i);
-    all[key] = window.localStorage.getItem(key);
-  }
-  const own = "puzzlegen:" + window.puzzlegen.app.pack.key;
-  const progress = JSON.parse(all[own] || "{}");
-  all[own] = { games: progress.games || {}, attempts: progress.attempts || {} };
-  return all;
-}""")
+    """Every key of the page's storage (``every_key``), the pack's progress parsed to its games
+    and attempts (none stored is none played)."""
+    everything = every_key(page)
+    own = "puzzlegen:" + page.evaluate("window.puzzlegen.app.pack.key")
+    progress = json.loads(everything.get(own) or "{}")
+    everything[own] = {"games": progress.get("games") or {},
+                       "attempts": progress.get("attempts") or {}}
+    return everything
 
 
 #: The progress the page's storage holds for its pack (app.js's ``store``), as a JS expression.
